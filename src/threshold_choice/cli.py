@@ -17,6 +17,9 @@ from threshold_choice.errors import UserError
 
 # Modules that contribute a sub-command (one line each).
 SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "threshold_choice.evaluation",
+    "threshold_choice.splits",
+    "threshold_choice.datasets.cli",
 )
 
 

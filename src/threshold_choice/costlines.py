@@ -1,0 +1,162 @@
+"""Cost lines of a set of scores.
+
+Conventions (see the package docstring): labels in {0, 1}; a threshold ``t`` predicts class 1
+iff ``score > t``; ``Q(t; c) = 2 * (c * pi0 * FP0(t) + (1 - c) * pi1 * FN1(t))`` with the class
+proportions of the scored set. With distinct scores ``u_1 < ... < u_m`` there are ``m + 1``
+cost lines; line ``j`` (``j = 0..m``) predicts class 0 for the ``j`` lowest distinct scores
+(scores ``<= u_j``) and class 1 for the rest, so line 0 predicts everything 1 and line ``m``
+everything 0. Line ``j`` is ``h_j(c) = left_j + (right_j - left_j) * c`` with
+``left_j = Q(c=0) = 2 * pi1 * FN1`` and ``right_j = Q(c=1) = 2 * pi0 * FP0``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.isotonic import isotonic_regression
+
+from threshold_choice.errors import UserError
+
+FloatArray = NDArray[np.float64]
+
+
+def validate_scores(
+    y: ArrayLike, s: ArrayLike, *, what: str = "scores"
+) -> tuple[NDArray[np.int8], FloatArray]:
+    """Check labels and scores and return them as arrays (``int8`` labels, ``float64`` scores).
+
+    Raises :class:`UserError` for empty input, mismatched lengths, labels outside {0, 1},
+    non-finite scores, or a single class (the cost lines need both classes).
+    """
+    y_arr = np.asarray(y)
+    s_arr = np.asarray(s, dtype=np.float64)
+    if y_arr.ndim != 1 or s_arr.ndim != 1:
+        raise UserError(f"{what}: labels and scores must be one-dimensional")
+    if y_arr.size == 0:
+        raise UserError(f"{what}: no examples; give at least one example of each class")
+    if y_arr.size != s_arr.size:
+        raise UserError(f"{what}: {y_arr.size} labels but {s_arr.size} scores")
+    if not np.all(np.isfinite(s_arr)):
+        bad = int(np.sum(~np.isfinite(s_arr)))
+        raise UserError(f"{what}: {bad} scores are NaN or infinite; remove or impute them")
+    try:
+        y_num = y_arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise UserError(f"{what}: labels must be 0 or 1, got {np.unique(y_arr)[:5]}") from None
+    if not np.all((y_num == 0) | (y_num == 1)):
+        raise UserError(f"{what}: labels must be 0 or 1, got values {np.unique(y_arr)[:5]}")
+    y_int = y_num.astype(np.int8)
+    n1 = int(y_int.sum())
+    if n1 == 0 or n1 == y_int.size:
+        only = 1 if n1 else 0
+        raise UserError(
+            f"{what}: only class {only} is present; cost lines and the expected losses need "
+            "examples of both classes (use a stratified split)"
+        )
+    return y_int, s_arr
+
+
+@dataclass(frozen=True)
+class CostLines:
+    """The ``m + 1`` cost lines of labelled scores, with the counts behind them.
+
+    Attributes
+    ----------
+    scores:
+        The distinct scores ``u_1 < ... < u_m``.
+    n0_le, n1_le:
+        ``n0_le[j]`` (``n1_le[j]``) = number of class-0 (class-1) examples with score ``<= u_j``;
+        index 0 is 0, index ``m`` the class size.
+    n0, n1:
+        Class sizes.
+    """
+
+    scores: FloatArray
+    n0_le: NDArray[np.int64]
+    n1_le: NDArray[np.int64]
+    n0: int
+    n1: int
+
+    @classmethod
+    def from_scores(cls, y: ArrayLike, s: ArrayLike, *, what: str = "scores") -> CostLines:
+        """Build the cost lines of labels ``y`` (0/1) and scores ``s`` (ties grouped)."""
+        y_int, s_arr = validate_scores(y, s, what=what)
+        distinct, inverse = np.unique(s_arr, return_inverse=True)
+        ones = np.bincount(inverse, weights=y_int, minlength=distinct.size).astype(np.int64)
+        totals = np.bincount(inverse, minlength=distinct.size).astype(np.int64)
+        zeros = totals - ones
+        n1_le = np.concatenate(([0], np.cumsum(ones)))
+        n0_le = np.concatenate(([0], np.cumsum(zeros)))
+        return cls(distinct, n0_le, n1_le, int(n0_le[-1]), int(n1_le[-1]))
+
+    @property
+    def n(self) -> int:
+        return self.n0 + self.n1
+
+    @property
+    def pi0(self) -> float:
+        return self.n0 / self.n
+
+    @property
+    def pi1(self) -> float:
+        return self.n1 / self.n
+
+    @cached_property
+    def left(self) -> FloatArray:
+        """Height of each line at ``c = 0``: ``2 * pi1 * FN1``."""
+        return 2.0 * self.n1_le / self.n
+
+    @cached_property
+    def right(self) -> FloatArray:
+        """Height of each line at ``c = 1``: ``2 * pi0 * FP0``."""
+        return 2.0 * (self.n0 - self.n0_le) / self.n
+
+    @property
+    def slope(self) -> FloatArray:
+        return self.right - self.left
+
+    @cached_property
+    def rates(self) -> FloatArray:
+        """``rates[j]`` = fraction of examples predicted 0 by line ``j`` (``r_0 = 0, r_m = 1``)."""
+        return (self.n0_le + self.n1_le) / self.n
+
+    @cached_property
+    def thresholds(self) -> FloatArray:
+        """A threshold realising each line: the midpoint between consecutive distinct scores,
+        ``-inf`` for line 0 (all predicted 1) and ``+inf`` for line ``m`` (all predicted 0)."""
+        mid = (self.scores[:-1] + self.scores[1:]) / 2.0
+        return np.concatenate(([-np.inf], mid, [np.inf]))
+
+    def line_index(self, t: ArrayLike) -> NDArray[np.intp]:
+        """Index of the line that threshold(s) ``t`` realise (scores ``<= t`` predicted 0)."""
+        return np.searchsorted(self.scores, np.asarray(t, dtype=np.float64), side="right")
+
+    def height(self, j: ArrayLike, c: ArrayLike) -> FloatArray:
+        """``h_j(c)`` for line indices ``j`` and costs ``c`` (broadcast)."""
+        j_arr = np.asarray(j)
+        return self.left[j_arr] + self.slope[j_arr] * np.asarray(c, dtype=np.float64)
+
+    @cached_property
+    def pav_blocks(self) -> tuple[NDArray[np.intp], FloatArray]:
+        """Pool-adjacent-violators calibration of the distinct scores.
+
+        Returns ``(ends, values)``: block ``b`` covers distinct scores ``ends[b-1]..ends[b]-1``
+        (``ends`` holds line indices, last = ``m``) and ``values[b]`` is its calibrated
+        probability of class 1, strictly increasing. Ties in score are pooled before PAV, so
+        the result does not depend on the order of tied examples.
+        """
+        totals = np.diff(self.n0_le + self.n1_le).astype(np.float64)
+        ones = np.diff(self.n1_le).astype(np.float64)
+        fitted = isotonic_regression(ones / totals, sample_weight=totals, increasing=True)
+        # Blocks are the maximal runs of equal fitted value; recompute each block's value
+        # from its counts so that it is an exact ratio rather than a running average.
+        new_block = np.concatenate(([True], fitted[1:] != fitted[:-1]))
+        starts = np.flatnonzero(new_block)
+        ends = np.concatenate((starts[1:], [fitted.size]))
+        ones_le = self.n1_le
+        all_le = self.n0_le + self.n1_le
+        values = (ones_le[ends] - ones_le[starts]) / (all_le[ends] - all_le[starts])
+        return ends.astype(np.intp), values.astype(np.float64)

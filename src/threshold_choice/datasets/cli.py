@@ -1,0 +1,77 @@
+"""``threshold-choice datasets prepare|table5``.
+
+``prepare --name N [--name M ...] | --all  --out DIR [--mirror DIR] [--cache DIR]``
+    obtain, verify and store datasets (mirror first, then OpenML/UCI).
+``table5 --prepared DIR [--published CSV] [--out CSV]``
+    regenerate Table 5 from the prepared datasets; with ``--published`` print every cell that
+    differs from the published table and exit 1 if any does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from threshold_choice.datasets.errors import DatasetError
+from threshold_choice.datasets.prepare import load_prepared, prepare_dataset
+from threshold_choice.datasets.registry import dataset_names, load_registry
+from threshold_choice.datasets.table5 import compare_table5, read_published_table5, table5
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``datasets`` command and its sub-commands."""
+    parser = subparsers.add_parser("datasets", help="obtain, verify and prepare the datasets")
+    sub = parser.add_subparsers(dest="datasets_command", required=True)
+
+    prep = sub.add_parser("prepare", help="fetch, verify and write <name>.parquet/.json")
+    which = prep.add_mutually_exclusive_group(required=True)
+    which.add_argument("--name", action="append", help="dataset name (repeatable)")
+    which.add_argument("--all", action="store_true", help="every registry dataset")
+    prep.add_argument("--out", type=Path, required=True, help="output folder")
+    prep.add_argument("--mirror", type=Path, help="folder of the paper's ARFF files + SHA256SUMS")
+    prep.add_argument("--cache", type=Path, help="download cache (default: <out>/.cache)")
+    prep.add_argument("--registry", type=Path, help="registry YAML (default: config/datasets.yaml)")
+    prep.add_argument("--retries", type=int, default=3, help="download attempts per source")
+    prep.set_defaults(func=_prepare)
+
+    t5 = sub.add_parser("table5", help="regenerate Table 5 and compare it with the published one")
+    t5.add_argument("--prepared", type=Path, required=True, help="folder of prepared datasets")
+    t5.add_argument("--published", type=Path, help="published Table 5 CSV to compare with")
+    t5.add_argument("--out", type=Path, help="write our Table 5 to this CSV")
+    t5.set_defaults(func=_table5)
+
+
+def _prepare(args: argparse.Namespace) -> int:
+    registry = load_registry(args.registry)
+    names = list(dataset_names(registry)) if args.all else args.name
+    cache = args.cache if args.cache is not None else args.out / ".cache"
+    for name in names:
+        path = prepare_dataset(name, out_dir=args.out, cache_dir=cache, mirror=args.mirror,
+                               registry=registry, retries=args.retries)
+        print(f"{name}: {path}")
+    return 0
+
+
+def _table5(args: argparse.Namespace) -> int:
+    paths = sorted(Path(args.prepared).glob("*.parquet"))
+    if not paths:
+        raise DatasetError(
+            f"no prepared datasets (*.parquet) in {args.prepared}. "
+            "Run `threshold-choice datasets prepare --all --out DIR` first."
+        )
+    ours = table5(load_prepared(p) for p in paths)
+    if args.out is not None:
+        ours.to_csv(args.out, index=False)
+    with pd.option_context("display.max_rows", None, "display.width", 120):
+        print(ours.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        if args.published is None:
+            return 0
+        diff = compare_table5(ours, read_published_table5(args.published))
+        bad = diff[~diff["match"]]
+        print(f"\ncompared {len(diff)} cells with {args.published}: {len(bad)} differ")
+        if len(bad):
+            print(bad.to_string(index=False), file=sys.stdout)
+    return 1 if len(bad) else 0

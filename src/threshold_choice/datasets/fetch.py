@@ -1,0 +1,305 @@
+"""Obtaining a dataset's table: mirror folder first, then OpenML (``openml`` client) or UCI (HTTP).
+
+Every function returns ``(table, source_info)``: the table already mapped onto the paper's
+layout (mirror files are the paper's tables; remote ones go through the registry's
+transformations) and a JSON-able description of where it came from. Verification against the
+registry's content hash happens afterwards, identically for every source
+(:mod:`threshold_choice.datasets.prepare`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+import time
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import requests
+
+from threshold_choice.datasets.arff import read_arff
+from threshold_choice.datasets.errors import (
+    ArffFormatError,
+    ChecksumMismatchError,
+    DatasetError,
+    SourceUnavailableError,
+)
+from threshold_choice.datasets.registry import DatasetSpec
+from threshold_choice.datasets.table import Column, Table, label_codes
+from threshold_choice.datasets.transforms import apply_transforms, expand_names
+
+SourceResult = tuple[Table, dict[str, Any]]
+
+
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_sha256sums(mirror: Path) -> dict[str, str]:
+    """Parse ``mirror/SHA256SUMS`` (``<hex>  <file>`` lines, as written by ``sha256sum``)."""
+    sums_path = Path(mirror) / "SHA256SUMS"
+    if not sums_path.is_file():
+        raise DatasetError(
+            f"mirror {mirror} has no SHA256SUMS file, so its files cannot be verified. "
+            f"Create it there with: sha256sum *.arff > SHA256SUMS"
+        )
+    sums: dict[str, str] = {}
+    for line in sums_path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            digest, _, fname = line.strip().partition(" ")
+            sums[fname.strip().lstrip("*")] = digest.lower()
+    return sums
+
+
+def fetch_from_mirror(spec: DatasetSpec, mirror: Path) -> SourceResult | None:
+    """The paper's ARFF from the mirror, checksum-verified; ``None`` if the file is absent."""
+    path = Path(mirror) / spec.mirror_file
+    if not path.is_file():
+        return None
+    expected = read_sha256sums(mirror).get(spec.mirror_file)
+    actual = sha256_file(path)
+    if expected is None:
+        raise ChecksumMismatchError(
+            f"{spec.name}: {path} is not listed in {Path(mirror) / 'SHA256SUMS'}, so it cannot be "
+            f"verified (actual SHA-256 {actual}). Add its line to SHA256SUMS if the file is right."
+        )
+    if expected != actual:
+        raise ChecksumMismatchError(
+            f"{spec.name}: checksum mismatch for {path} (source: mirror): expected SHA-256 "
+            f"{expected}, actual {actual}. Replace the file with an intact copy of the paper's "
+            "data, or drop --mirror to fetch it from its public source."
+        )
+    _, table = read_arff(path)
+    return table, {"kind": "mirror", "path": str(path.resolve()), "file_sha256": actual}
+
+
+# ----------------------------------------------------------------------------------------------
+# OpenML
+
+
+@contextlib.contextmanager
+def _openml_settings(cache_dir: Path, retries: int) -> Iterator[Any]:
+    """Point openml at ``cache_dir`` and force the ARFF download for the duration of a call.
+
+    The ARFF (not OpenML's parquet copy) is used because its header carries the declared
+    category order, which the paper's table and the R-compatible splitter depend on.
+    """
+    import openml
+
+    old_cache = openml.config.get_config_as_dict()["cachedir"]
+    old_retries = openml.config.connection_n_retries
+    old_skip = os.environ.get("OPENML_SKIP_PARQUET")
+    openml.config.set_root_cache_directory(str(cache_dir))
+    openml.config.connection_n_retries = max(1, retries)
+    os.environ["OPENML_SKIP_PARQUET"] = "true"
+    try:
+        yield openml
+    finally:
+        openml.config.set_root_cache_directory(str(old_cache))
+        openml.config.connection_n_retries = old_retries
+        if old_skip is None:
+            os.environ.pop("OPENML_SKIP_PARQUET", None)
+        else:
+            os.environ["OPENML_SKIP_PARQUET"] = old_skip
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def fetch_from_openml(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3) -> SourceResult:
+    """Download (or reuse from ``cache_dir/openml``) the pinned OpenML dataset and map it.
+
+    OpenML's ignore and row-id attributes are dropped, as ``get_data`` does, except those the
+    registry lists in ``keep_ignored`` (e.g. ``selector``, the paper's class of bupa).
+    """
+    source = spec.source
+    openml_cache = Path(cache_dir) / "openml"
+    openml_cache.mkdir(parents=True, exist_ok=True)
+    with _openml_settings(openml_cache, retries) as openml:
+        try:
+            dataset = openml.datasets.get_dataset(
+                source.openml_id,
+                download_data=True,
+                download_qualities=False,
+                download_features_meta_data=False,
+            )
+        except (OSError, requests.RequestException, openml.exceptions.PyOpenMLError) as exc:
+            raise SourceUnavailableError(
+                f"{spec.name}: cannot obtain {source.describe()} ({type(exc).__name__}: {exc}). "
+                f"Connect to the internet, or pass --mirror DIR with a folder holding "
+                f"{spec.mirror_file} and its SHA256SUMS line."
+            ) from None
+    if dataset.data_file is None:
+        raise SourceUnavailableError(
+            f"{spec.name}: {source.describe()} delivered no ARFF file. Delete "
+            f"{openml_cache} and retry, or use --mirror."
+        )
+    arff_path = Path(dataset.data_file)
+    try:
+        _, table = read_arff(arff_path)
+    except ArffFormatError as exc:
+        raise ArffFormatError(f"{spec.name} ({source.describe()}): {exc}") from None
+    dropped = set(_as_list(dataset.ignore_attribute) + _as_list(dataset.row_id_attribute))
+    dropped -= set(source.keep_ignored)
+    table = Table(tuple(c for c in table.columns if c.name not in dropped))
+    table = apply_transforms(table, source.transforms)
+    info = {
+        "kind": "openml",
+        "id": source.openml_id,
+        "name": dataset.name,
+        "version": dataset.version,
+        "path": str(arff_path.resolve()),
+        "file_sha256": sha256_file(arff_path),
+        "dropped_attributes": sorted(dropped),
+    }
+    return table, info
+
+
+# ----------------------------------------------------------------------------------------------
+# UCI (plain HTTP)
+
+
+def download(url: str, dest: Path, *, retries: int = 3, backoff: float = 1.0,
+             timeout: float = 30.0) -> Path:
+    """Download ``url`` to ``dest`` atomically, retrying connection errors and 5xx responses.
+
+    An existing ``dest`` is reused. Raises ``requests.RequestException`` after the last try.
+    """
+    if dest.is_file():
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    last: Exception | None = None
+    for attempt in range(max(1, retries)):
+        if attempt:
+            time.sleep(backoff * 2 ** (attempt - 1))
+        try:
+            response = requests.get(url, timeout=timeout)
+            response.raise_for_status()
+            fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(response.content)
+                os.replace(tmp, dest)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+            return dest
+        except requests.HTTPError as exc:
+            last = exc
+            if exc.response is not None and exc.response.status_code < 500:
+                break  # 4xx: a wrong URL, retrying will not help
+        except requests.RequestException as exc:
+            last = exc
+    assert last is not None
+    raise last
+
+
+def parse_delimited(text: str, fmt: dict[str, Any], *, source: str) -> Table:
+    """Parse a headerless UCI data file: ``fmt`` gives delimiter, missing marker, column names
+    and which columns are nominal (labels in order of first appearance; others numeric)."""
+    names = expand_names(fmt["columns"])
+    nominal = set(expand_names(fmt.get("nominal", [])))
+    missing_marker = fmt.get("missing", "?")
+    delimiter = None if fmt["delimiter"] == "whitespace" else fmt["delimiter"]
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [p.strip() for p in line.strip().split(delimiter)]
+        if len(parts) != len(names):
+            raise ArffFormatError(
+                f"{source}, line {number}: {len(parts)} values where the registry declares "
+                f"{len(names)} columns. Check the file or the registry's format.columns."
+            )
+        rows.append(parts)
+    grid = np.array(rows, dtype=object).reshape(len(rows), len(names))
+    columns = []
+    for j, name in enumerate(names):
+        raw = grid[:, j]
+        is_missing = raw == missing_marker
+        if name in nominal:
+            labels = np.where(is_missing, None, raw)
+            cats = [str(c) for c in pd.unique(pd.Series(labels[~is_missing], dtype=object))]
+            codes = label_codes(labels, cats)
+            columns.append(Column(name, "nominal", codes, tuple(cats)))
+        else:
+            try:
+                values = np.where(is_missing, "nan", raw).astype(str).astype(np.float64)
+            except ValueError as exc:
+                raise ArffFormatError(
+                    f"{source}: column {name!r} should be numeric: {exc}. "
+                    "Check the file or declare the column nominal in the registry."
+                ) from None
+            columns.append(Column(name, "numeric", values))
+    return Table(tuple(columns))
+
+
+def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
+                   backoff: float = 1.0) -> SourceResult:
+    """Download (or reuse from ``cache_dir/uci``) the UCI file over HTTP and map it."""
+    source = spec.source
+    assert source.url is not None
+    dest = Path(cache_dir) / "uci" / spec.name / source.url.rstrip("/").rsplit("/", 1)[-1]
+    try:
+        download(source.url, dest, retries=retries, backoff=backoff)
+    except requests.RequestException as exc:
+        raise SourceUnavailableError(
+            f"{spec.name}: cannot download {source.describe()} after {retries} tries "
+            f"({type(exc).__name__}: {exc}). Connect to the internet, or pass --mirror DIR with "
+            f"a folder holding {spec.mirror_file} and its SHA256SUMS line."
+        ) from None
+    member = source.uci_format.get("member")
+    if member:
+        with zipfile.ZipFile(dest) as archive:
+            if member not in archive.namelist():
+                raise SourceUnavailableError(
+                    f"{spec.name}: archive {source.url} lacks {member!r} (it has "
+                    f"{archive.namelist()[:10]}). Correct format.member in config/datasets.yaml."
+                )
+            raw = archive.read(member)
+    else:
+        raw = dest.read_bytes()
+    text = raw.decode("latin-1")
+    table = parse_delimited(text, dict(source.uci_format), source=f"{spec.name} ({source.url})")
+    table = apply_transforms(table, source.transforms)
+    return table, {"kind": "uci", "url": source.url, "member": member,
+                   "path": str(dest.resolve()), "file_sha256": sha256_file(dest)}
+
+
+def fetch_source(spec: DatasetSpec, *, cache_dir: Path, mirror: Path | None,
+                 retries: int = 3, backoff: float = 1.0) -> SourceResult:
+    """Mirror first (when given and holding the file), else the registry's public source."""
+    if mirror is not None:
+        if not Path(mirror).is_dir():
+            raise SourceUnavailableError(
+                f"{spec.name}: mirror folder {mirror} does not exist. Pass the folder holding "
+                "the paper's ARFF files (e.g. ../shared/datasets), or omit --mirror."
+            )
+        result = fetch_from_mirror(spec, Path(mirror))
+        if result is not None:
+            return result
+    kind = spec.source.kind
+    if kind == "openml":
+        return fetch_from_openml(spec, cache_dir, retries=retries)
+    if kind == "uci":
+        return fetch_from_uci(spec, cache_dir, retries=retries, backoff=backoff)
+    where = f"the mirror {mirror}" if mirror is not None else "no mirror (--mirror not given)"
+    raise SourceUnavailableError(
+        f"{spec.name}: the source is {spec.source.describe()}, and {spec.mirror_file} is "
+        f"missing from {where}. Pass --mirror DIR with a folder holding {spec.mirror_file} "
+        "and its SHA256SUMS line."
+    )

@@ -1,0 +1,208 @@
+"""Everything the paper reports for one run (one model, one split): expected losses of the
+threshold choice methods for each certainty ``gamma``, and the test-set metrics.
+
+Also the ``threshold-choice loss`` command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat, expected_loss
+from threshold_choice.methods import GAMMA_AWARE, METHODS, NEEDS_TRAIN, Selection, make_selection
+from threshold_choice.metrics import compute_metrics
+from threshold_choice.uncertainty import PAPER_GRID_SIZE, format_gamma, parse_gamma
+
+#: the paper's methods and certainty levels
+PAPER_METHODS: tuple[str, ...] = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
+PAPER_GAMMAS: tuple[float, ...] = (float("inf"), 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
+
+
+@dataclass(frozen=True)
+class LossSettings:
+    """How expected losses are estimated (see :mod:`threshold_choice.expected_loss`)."""
+
+    estimator: Estimator = "exact"
+    grid_size: int = PAPER_GRID_SIZE
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.estimator not in ESTIMATORS:
+            raise UserError(
+                f"unknown estimator {self.estimator!r}; choose from {', '.join(ESTIMATORS)}"
+            )
+        if self.grid_size < 1:
+            raise UserError(f"grid_size must be >= 1, got {self.grid_size}")
+
+
+def _draw_seed(seed: int, gamma: float) -> list[int]:
+    # one stream per (seed, gamma), shared by all methods as in the authors' code
+    return [seed, zlib.crc32(format_gamma(gamma).encode())]
+
+
+def expected_losses(
+    test_y: ArrayLike,
+    test_s: ArrayLike,
+    *,
+    train_y: ArrayLike | None = None,
+    train_s: ArrayLike | None = None,
+    methods: Sequence[str] = PAPER_METHODS,
+    gammas: Iterable[float] = PAPER_GAMMAS,
+    settings: LossSettings = LossSettings(),
+) -> pd.DataFrame:
+    """Expected loss of each method at each ``gamma``: columns ``method, gamma, expected_loss``.
+
+    ``test_y``/``test_s``: labels (0/1) and scores (estimates of P(class 1)) of the test set;
+    ``train_*``: the same on the training set, needed by the train-optimal methods (and used
+    for the class proportion of the skew variants, as in the authors' code).
+    """
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise UserError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
+    gammas = [parse_gamma(g) for g in gammas]
+    test = CostLines.from_scores(test_y, test_s, what="test scores")
+    train = None
+    if train_y is not None and train_s is not None:
+        train = CostLines.from_scores(train_y, train_s, what="training scores")
+    elif any(m in NEEDS_TRAIN for m in methods):
+        needs = ", ".join(m for m in methods if m in NEEDS_TRAIN)
+        raise UserError(
+            f"{needs} select(s) thresholds on training scores: give the training scores"
+        )
+
+    fixed: dict[str, Selection] = {
+        m: make_selection(m, test, train=train) for m in methods if m not in GAMMA_AWARE
+    }
+    rows = []
+    for gamma in gammas:
+        c_hat = None
+        if settings.estimator == "montecarlo":
+            c_hat = draw_c_hat(gamma, settings.grid_size, _draw_seed(settings.seed, gamma))
+            uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
+        for method in methods:
+            sel = fixed.get(method) or make_selection(method, test, train=train, gamma=gamma)
+            draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
+            loss = expected_loss(
+                sel, gamma, estimator=settings.estimator, grid_size=settings.grid_size, c_hat=draws
+            )
+            rows.append((method, gamma, loss))
+    return pd.DataFrame(rows, columns=["method", "gamma", "expected_loss"])
+
+
+# -- the CLI ---------------------------------------------------------------------------------
+
+_DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
+
+
+def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Read a CSV with columns ``label,score`` (labels 0/1)."""
+    try:
+        frame = pd.read_csv(path)
+    except FileNotFoundError:
+        raise UserError(f"{what} file {path} does not exist") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise UserError(
+            f"{what} file {path} is not a readable CSV: {exc}".splitlines()[0]
+        ) from None
+    missing = {"label", "score"} - set(frame.columns)
+    if missing:
+        raise UserError(
+            f"{what} file {path} lacks column(s) {', '.join(sorted(missing))}; expected label,score"
+        )
+    scores = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=float)
+    bad = np.isnan(scores)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0]) + 2  # 1-based line number with the header
+        raise UserError(f"{what} file {path}: score on line {row} is missing or not a number")
+    labels = frame["label"].to_numpy()
+    if pd.isna(labels).any():
+        raise UserError(f"{what} file {path}: a label is missing")
+    return labels, scores
+
+
+def _run_loss(args: argparse.Namespace) -> int:
+    labels, scores = read_scores_csv(args.test, "test")
+    train_y = train_s = None
+    if args.train is not None:
+        train_y, train_s = read_scores_csv(args.train, "training")
+    methods = args.method or [
+        m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
+    ]
+    gammas = [parse_gamma(g) for g in (args.gamma or PAPER_GAMMAS)]
+    settings = LossSettings(args.estimator, args.grid_size, args.seed)
+    losses = expected_losses(
+        labels,
+        scores,
+        train_y=train_y,
+        train_s=train_s,
+        methods=methods,
+        gammas=gammas,
+        settings=settings,
+    )
+    metrics = compute_metrics(labels, scores)
+    losses["gamma"] = losses["gamma"].map(format_gamma)
+    chosen = {k: metrics[k] for k in _DEFAULT_CLI_METRICS}
+    if args.format == "json":
+        payload = {
+            "estimator": args.estimator,
+            "losses": losses.to_dict(orient="records"),
+            "metrics": chosen,
+        }
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        losses.to_csv(sys.stdout, index=False, float_format="%.10g")
+        sys.stdout.write("\n")
+        pd.DataFrame({"metric": list(chosen), "value": list(chosen.values())}).to_csv(
+            sys.stdout, index=False, float_format="%.10g"
+        )
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "loss",
+        help="expected losses of threshold choice methods for one set of scores",
+        description=(
+            "Expected loss of threshold choice methods when the cost proportion is known only "
+            "through c_hat ~ Beta(gamma*c + 1, gamma*(1 - c) + 1). Inputs are CSV files with "
+            "columns label,score (label 1 = the class whose probability the score estimates; "
+            "predict 1 iff score > threshold). Prints a CSV method,gamma,expected_loss, a blank "
+            "line, then metric,value."
+        ),
+    )
+    parser.add_argument("--test", required=True, help="CSV label,score of the test set")
+    parser.add_argument("--train", help="CSV label,score of the training set (train-optimal)")
+    parser.add_argument(
+        "--method",
+        action="append",
+        choices=METHODS,
+        help="method (repeatable; default: the paper's four)",
+    )
+    parser.add_argument(
+        "--gamma",
+        action="append",
+        help="certainty level, a number >= 0 or inf (repeatable; default: inf 16 8 4 2 1 0)",
+    )
+    parser.add_argument("--estimator", choices=ESTIMATORS, default="exact")
+    parser.add_argument(
+        "--grid-size",
+        type=int,
+        default=PAPER_GRID_SIZE,
+        help="grid of true costs (grid, montecarlo)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the montecarlo draws")
+    parser.add_argument("--format", choices=("csv", "json"), default="csv")
+    parser.set_defaults(func=_run_loss)

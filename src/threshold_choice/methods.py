@@ -1,0 +1,358 @@
+"""Threshold choice methods as piecewise selections of cost lines.
+
+A threshold choice method maps a presumed cost proportion ``c_hat`` to a threshold, i.e. to
+one of the cost lines of the test scores (or, for rate-driven, to an interpolation between two
+adjacent lines). Because the selected line changes only at finitely many ``c_hat`` (Lemma 1 /
+Theorem 1 of Ferri et al. 2019), every method is represented by a :class:`Selection`: break
+points ``x_1 <= ... <= x_{S-1}`` in ``c_hat`` and, on each segment ``s``, a loss of the form
+
+``loss(c_hat, c) = a00 + a10 * c + (a01 + a11 * c) * phi(c_hat)``
+
+where ``phi`` is the method's *input map* (the identity unless stated: the skew variants use
+the cost-to-skew map, the uncertainty-aware variants the posterior mean). Non-interpolating
+methods have ``a01 = a11 = 0`` (``loss = h(c)``, the selected cost line); rate-driven
+interpolates linearly in ``phi(c_hat)`` between two lines.
+
+Conventions: class 1 is the class whose probability the scores estimate; a threshold ``t``
+predicts 1 iff ``score > t``; cost lines are indexed as in :mod:`threshold_choice.costlines`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+
+FloatArray = NDArray[np.float64]
+Closed = Literal["left", "right"]
+
+#: the method names accepted by :func:`make_selection` and the CLI, in display order
+METHODS: tuple[str, ...] = (
+    "test-optimal",
+    "train-optimal",
+    "score-driven",
+    "rate-driven",
+    "score-uniform",
+    "rate-uniform",
+    "score-driven-z",
+    "rate-driven-z",
+    "test-optimal-aware",
+    "train-optimal-aware",
+    "score-driven-aware",
+)
+#: methods that select on the training scores
+NEEDS_TRAIN: frozenset[str] = frozenset({"train-optimal", "train-optimal-aware"})
+#: methods whose selection depends on gamma (they know the uncertainty)
+GAMMA_AWARE: frozenset[str] = frozenset(m for m in METHODS if m.endswith("-aware"))
+
+
+@dataclass(frozen=True)
+class InputMap:
+    """A non-decreasing map from ``c_hat`` to the quantity the method thresholds on."""
+
+    name: str
+    forward: Callable[[FloatArray], FloatArray]
+    derivative: Callable[[FloatArray], FloatArray] | None = None
+
+
+@dataclass(frozen=True)
+class ArgminRule:
+    """Line selection as the authors' code does it at a given input: the first line of lowest
+    height ``x * (right - left) + left`` among ``select_left/right`` (scanning from the lowest
+    threshold), whose loss is then the line ``eval_left + eval_slope * c``.
+
+    Used when evaluating at individual points (grid and Monte Carlo estimators), so that exact
+    ties between lines (e.g. at ``c = 0.5``) are broken as in the published numbers. Exact
+    integrals do not need it: ties have probability zero.
+    """
+
+    select_left: FloatArray
+    select_right: FloatArray
+    eval_left: FloatArray
+    eval_slope: FloatArray
+
+    def loss(self, x: FloatArray, c: FloatArray, chunk: int = 200_000) -> FloatArray:
+        out = np.empty(x.size)
+        slope = self.select_right - self.select_left
+        step = max(1, chunk // max(1, slope.size))
+        for lo in range(0, x.size, step):
+            xs = x[lo : lo + step]
+            heights = xs[:, None] * slope[None, :] + self.select_left[None, :]
+            j = np.argmin(heights, axis=1)  # first minimum = lowest threshold
+            out[lo : lo + step] = self.eval_left[j] + self.eval_slope[j] * c[lo : lo + step]
+        return out
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A threshold choice method applied to one set of scores (see the module docstring).
+
+    Attributes
+    ----------
+    method:
+        The method's name.
+    coef:
+        ``(S, 4)`` array of ``a00, a10, a01, a11`` per segment.
+    input_breaks:
+        The ``S - 1`` break points in the method's input space (``phi(c_hat)``).
+    breaks:
+        The same break points in ``c_hat`` space (``phi^-1``; ``+-inf`` allowed).
+    closed:
+        ``'left'``: segments are ``[x_s, x_{s+1})``; ``'right'``: ``(x_s, x_{s+1}]``. Matters
+        only when evaluating at a break point exactly.
+    input_map:
+        ``phi``; ``None`` is the identity.
+    ignores_c_hat:
+        The method draws its own uniform ``c_hat`` (score-uniform, rate-uniform): its expected
+        loss is the ``gamma = 0`` one whatever ``gamma``.
+    argmin:
+        Optional tie-faithful point selection (see :class:`ArgminRule`).
+    """
+
+    method: str
+    coef: FloatArray
+    input_breaks: FloatArray
+    breaks: FloatArray
+    closed: Closed
+    input_map: InputMap | None = None
+    ignores_c_hat: bool = False
+    argmin: ArgminRule | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.coef.shape != (self.breaks.size + 1, 4):
+            raise ValueError("coef must have one row per segment (len(breaks) + 1) and 4 columns")
+
+    @property
+    def interpolating(self) -> bool:
+        return bool(np.any(self.coef[:, 2:] != 0))
+
+    def inputs(self, c_hat: ArrayLike) -> FloatArray:
+        x = np.asarray(c_hat, dtype=np.float64)
+        return x if self.input_map is None else self.input_map.forward(x)
+
+    def segment(self, c_hat: ArrayLike) -> NDArray[np.intp]:
+        """Segment index selected at each ``c_hat`` (compared in input space)."""
+        side: Literal["left", "right"] = "left" if self.closed == "right" else "right"
+        return np.searchsorted(self.input_breaks, self.inputs(c_hat), side=side)
+
+    def loss(self, c_hat: ArrayLike, c: ArrayLike) -> FloatArray:
+        """Loss at true cost ``c`` when the method is given ``c_hat`` (broadcast)."""
+        c_hat_arr, c_arr = np.broadcast_arrays(
+            np.asarray(c_hat, dtype=np.float64), np.asarray(c, dtype=np.float64)
+        )
+        shape = c_arr.shape
+        c_hat_flat, c_flat = c_hat_arr.ravel(), c_arr.ravel()
+        x = self.inputs(c_hat_flat)
+        if self.argmin is not None:
+            return self.argmin.loss(x, c_flat).reshape(shape)
+        a = self.coef[self.segment(c_hat_flat)]
+        out = a[:, 0] + a[:, 1] * c_flat + (a[:, 2] + a[:, 3] * c_flat) * x
+        return out.reshape(shape)
+
+
+# -- the cost-line building blocks ---------------------------------------------------------
+
+
+def _step_coef(left: FloatArray, slope: FloatArray) -> FloatArray:
+    coef = np.zeros((left.size, 4))
+    coef[:, 0] = left
+    coef[:, 1] = slope
+    return coef
+
+
+def _optimal_lines(lines: CostLines) -> tuple[NDArray[np.intp], FloatArray]:
+    """Lines of the lower envelope and the costs where they take over.
+
+    The envelope of the cost lines is the cost curve of the PAV-calibrated scores: block ``b``
+    of the calibration (probability ``p_b`` of class 1) is predicted 0 exactly when
+    ``c > p_b``. So segment ``s`` (``c`` in ``(p_{s-1}, p_s]``) uses the line that predicts 0
+    for the first ``s`` blocks; at a tie the lower threshold wins.
+    """
+    ends, values = lines.pav_blocks
+    line_idx = np.concatenate(([0], ends)).astype(np.intp)
+    return line_idx, values
+
+
+def _test_line_argmin(
+    select: CostLines, evaluate: CostLines, eval_idx: NDArray[np.intp]
+) -> ArgminRule:
+    return ArgminRule(select.left, select.right, evaluate.left[eval_idx], evaluate.slope[eval_idx])
+
+
+# -- the methods -----------------------------------------------------------------------------
+
+
+def test_optimal(test: CostLines) -> Selection:
+    """Test-optimal: the lowest test cost line at ``c_hat`` (needs the test labels)."""
+    idx, values = _optimal_lines(test)
+    argmin = _test_line_argmin(test, test, np.arange(test.left.size))
+    coef = _step_coef(test.left[idx], test.slope[idx])
+    return Selection("test-optimal", coef, values, values, "right", argmin=argmin)
+
+
+def train_optimal(train: CostLines, test: CostLines) -> Selection:
+    """Train-optimal: the lowest *training* cost line at ``c_hat``; its threshold (midpoint
+    between consecutive distinct training scores, ``-inf``/``+inf`` at the ends) is applied to
+    the test scores."""
+    idx, values = _optimal_lines(train)
+    test_idx = test.line_index(train.thresholds[idx])
+    all_test_idx = test.line_index(train.thresholds)
+    argmin = _test_line_argmin(train, test, all_test_idx)
+    coef = _step_coef(test.left[test_idx], test.slope[test_idx])
+    return Selection("train-optimal", coef, values, values, "right", argmin=argmin)
+
+
+def score_driven(test: CostLines) -> Selection:
+    """Score-driven: threshold ``t = c_hat`` (predict 1 iff ``score > c_hat``)."""
+    coef = _step_coef(test.left, test.slope)
+    return Selection("score-driven", coef, test.scores, test.scores, "left")
+
+
+def rate_driven(test: CostLines) -> Selection:
+    """Rate-driven: predict class 0 for a fraction ``c_hat`` of the test examples,
+    interpolating between the two adjacent cost lines when ties or the finite sample make
+    that rate unattainable (``p`` = weight of the line predicting fewer 0s)."""
+    r = test.rates
+    lo, hi = r[:-1], r[1:]  # segment j spans [r_j, r_{j+1}) between lines j and j + 1
+    width = hi - lo
+    la, ka = test.left[:-1], test.slope[:-1]
+    lb, kb = test.left[1:], test.slope[1:]
+    coef = np.column_stack(
+        [
+            (hi * la - lo * lb) / width,
+            (hi * ka - lo * kb) / width,
+            (lb - la) / width,
+            (kb - ka) / width,
+        ]
+    )
+    breaks = r[1:-1]
+    return Selection("rate-driven", coef, breaks, breaks, "left")
+
+
+def skew_map(pi0: float) -> tuple[InputMap, Callable[[FloatArray], FloatArray]]:
+    """The cost-to-skew map ``z = c*pi0 / (c*pi0 + (1 - c)*pi1)`` and its inverse."""
+    if not 0.0 < pi0 < 1.0:
+        raise UserError(
+            f"the class-0 proportion for the skew variants must be in (0, 1), got {pi0}"
+        )
+    pi1 = 1.0 - pi0
+
+    def forward(c: FloatArray) -> FloatArray:
+        return c * pi0 / (c * pi0 + (1.0 - c) * pi1)
+
+    def derivative(c: FloatArray) -> FloatArray:
+        return pi0 * pi1 / (c * pi0 + (1.0 - c) * pi1) ** 2
+
+    def inverse(z: FloatArray) -> FloatArray:
+        zc = np.clip(z, 0.0, 1.0)
+        out = zc * pi1 / (zc * pi1 + (1.0 - zc) * pi0)
+        return np.where(z < 0, -np.inf, np.where(z > 1, np.inf, out))
+
+    return InputMap(f"skew(pi0={pi0:g})", forward, derivative), inverse
+
+
+def with_input_map(
+    sel: Selection, name: str, imap: InputMap, inverse: Callable[[FloatArray], FloatArray]
+) -> Selection:
+    """The method ``sel`` driven by ``phi(c_hat)`` instead of ``c_hat``."""
+    return replace(sel, method=name, input_map=imap, breaks=inverse(sel.input_breaks))
+
+
+def score_driven_z(test: CostLines, pi0: float) -> Selection:
+    """Score-driven on the skew: ``t = z(c_hat)`` (``pi0``: class-0 proportion, the authors
+    used the training one)."""
+    imap, inverse = skew_map(pi0)
+    return with_input_map(score_driven(test), "score-driven-z", imap, inverse)
+
+
+def rate_driven_z(test: CostLines, pi0: float) -> Selection:
+    """Rate-driven on the skew: predicted-0 rate ``z(c_hat)``."""
+    imap, inverse = skew_map(pi0)
+    return with_input_map(rate_driven(test), "rate-driven-z", imap, inverse)
+
+
+def uniform(sel: Selection, name: str) -> Selection:
+    """The ``*-uniform`` method: ``sel`` given a uniform random ``c_hat``, ignoring ``c``."""
+    return replace(sel, method=name, ignores_c_hat=True)
+
+
+def uncertainty_aware(sel: Selection, gamma: float) -> Selection:
+    """The uncertainty-aware variant of a non-interpolating method.
+
+    Knowing the certainty ``gamma``, the method is given the posterior mean
+    ``m(c_hat) = E[c | c_hat]`` (uniform prior on ``c``,
+    ``c_hat | c ~ Beta(gamma*c + 1, gamma*(1 - c) + 1)``) instead of ``c_hat``.
+
+    Derivation: whatever line ``h(c) = l + k*c`` is chosen after seeing ``c_hat``, its
+    expected loss given ``c_hat`` is ``E[l + k*c | c_hat] = h(m(c_hat))`` because the loss is
+    linear in ``c``. Choosing the line the method would choose at ``m(c_hat)`` therefore
+    minimises the posterior expected loss over the method's lines whenever the method picks
+    the lowest line at its input (test-optimal exactly; train-optimal on the training lines;
+    score-driven on perfectly calibrated scores). Averaging over ``c_hat`` and ``c``, it is
+    never worse than the plain method for test-optimal. ``m`` increases with ``c_hat``
+    (monotone likelihood ratio), so the method stays piecewise: its break points are
+    ``m^-1`` of the original ones. At ``gamma = inf``, ``m(c_hat) = c_hat``; at ``gamma = 0``,
+    ``m = 1/2`` and the method uses a single fixed threshold.
+    """
+    from threshold_choice.uncertainty import moment_table
+
+    if sel.interpolating or sel.input_map is not None:
+        raise UserError(
+            f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
+        )
+    table = moment_table(gamma)
+    imap = InputMap(f"posterior-mean(gamma={gamma:g})", table.posterior_mean)
+    breaks = table.posterior_mean_inverse(sel.input_breaks, closed=sel.closed)
+    return replace(sel, method=f"{sel.method}-aware", input_map=imap, breaks=breaks)
+
+
+def make_selection(
+    method: str,
+    test: CostLines,
+    *,
+    train: CostLines | None = None,
+    gamma: float | None = None,
+    skew_pi0: float | None = None,
+) -> Selection:
+    """Build the :class:`Selection` of ``method`` (one of :data:`METHODS`).
+
+    ``train`` is required by the train-optimal methods; ``gamma`` by the ``*-aware`` methods;
+    ``skew_pi0`` (class-0 proportion for the cost-to-skew map) defaults to the training
+    proportion when ``train`` is given (as the authors did) and to the test one otherwise.
+    """
+    if method not in METHODS:
+        raise UserError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    if method in NEEDS_TRAIN and train is None:
+        raise UserError(f"method {method} selects on training scores: give the training scores")
+    if method in GAMMA_AWARE and gamma is None:
+        raise UserError(f"method {method} needs the certainty gamma")
+    if skew_pi0 is None:
+        skew_pi0 = (train if train is not None else test).pi0
+    base = method.removesuffix("-aware")
+    if base == "test-optimal":
+        sel = test_optimal(test)
+    elif base == "train-optimal":
+        assert train is not None
+        sel = train_optimal(train, test)
+    elif base == "score-driven":
+        sel = score_driven(test)
+    elif base == "rate-driven":
+        sel = rate_driven(test)
+    elif base == "score-uniform":
+        sel = uniform(score_driven(test), base)
+    elif base == "rate-uniform":
+        sel = uniform(rate_driven(test), base)
+    elif base == "score-driven-z":
+        sel = score_driven_z(test, skew_pi0)
+    else:
+        sel = rate_driven_z(test, skew_pi0)
+    if method in GAMMA_AWARE:
+        assert gamma is not None
+        sel = uncertainty_aware(sel, gamma)
+    return sel

@@ -1,0 +1,43 @@
+"""Stratified train/test splits (protocol: 10 stratified 50/50 splits, seed = iteration).
+
+Two splitters behind one interface (:class:`Splitter`):
+
+* ``"numpy"`` (:class:`NumpySplitter`, the project default), seeded ``numpy.random.Generator``;
+* ``"r"`` (:class:`RSplitter`), bit-for-bit the splits the authors drew in R 3.5
+  (``set.seed(i); sample(n)`` then ``caret::createDataPartition(p = 0.5)``).
+
+:class:`Split` holds 0-based row indices; :func:`splits_frame` and the CLI
+(``threshold-choice splits``) use 1-based row numbers.
+"""
+
+from __future__ import annotations
+
+from threshold_choice.splits.cli import ClassColumn, read_arff_class, register
+from threshold_choice.splits.core import (
+    SPLITTER_NAMES,
+    NumpySplitter,
+    RSplitter,
+    Split,
+    Splitter,
+    SplitterName,
+    encode_labels,
+    get_splitter,
+    make_splits,
+    splits_frame,
+)
+
+__all__ = [
+    "SPLITTER_NAMES",
+    "ClassColumn",
+    "NumpySplitter",
+    "RSplitter",
+    "Split",
+    "Splitter",
+    "SplitterName",
+    "encode_labels",
+    "get_splitter",
+    "make_splits",
+    "read_arff_class",
+    "register",
+    "splits_frame",
+]

@@ -1,0 +1,124 @@
+"""``threshold-choice splits``: print the stratified splits of one dataset as CSV.
+
+Output columns ``dataset,iteration,part,position,row`` with **1-based** ARFF data row numbers
+(see :func:`threshold_choice.splits.splits_frame`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from threshold_choice.errors import UserError
+from threshold_choice.splits.core import SPLITTER_NAMES, get_splitter, make_splits, splits_frame
+
+__all__ = ["ClassColumn", "labels_from_prepared", "read_arff_class", "register"]
+
+# liac-arff rejects Weka-style numeric ranges such as ``@attribute x integer [1,10]``
+# (breast-w.arff); the range is dropped, leaving a plain numeric declaration.
+_RANGED_NUMERIC = re.compile(
+    r"""^(\s*@attribute\s+(?:'[^']*'|"[^"]*"|\S+)\s+)(?:integer|real|numeric)\s*[\[(].*$""",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ClassColumn:
+    """Class labels of every data row (``None`` if missing) and the declared level order."""
+
+    name: str
+    labels: list[str | None]
+    levels: list[str]
+
+
+def read_arff_class(path: Path, class_attribute: str | None = None) -> ClassColumn:
+    """The class column of an ARFF file, read with liac-arff.
+
+    ``class_attribute`` names the class attribute; by default the **last** attribute (the
+    authors' convention; for ``spect_train``/``spect_test`` pass ``OVERALL_DIAGNOSIS``, their
+    first attribute). The attribute must be nominal; ``levels`` is its header order.
+    """
+    import arff  # liac-arff
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read ARFF file {path}: {exc}") from exc
+    text = "\n".join(_RANGED_NUMERIC.sub(r"\1numeric", line) for line in text.splitlines())
+    try:
+        table = arff.loads(text)
+    except Exception as exc:  # liac-arff raises several unrelated exception types
+        raise UserError(f"cannot parse ARFF file {path}: {exc!r}") from exc
+    names = [name for name, _ in table["attributes"]]
+    if class_attribute is None:
+        column = len(names) - 1
+    elif class_attribute in names:
+        column = names.index(class_attribute)
+    else:
+        raise UserError(f"{path} has no attribute {class_attribute!r}; attributes: {names}")
+    name, kind = table["attributes"][column]
+    if not isinstance(kind, list):
+        raise UserError(
+            f"class attribute {name!r} of {path} is {kind}, not nominal; "
+            "choose a nominal one with --class-attribute")
+    labels = [None if row[column] is None else str(row[column]) for row in table["data"]]
+    return ClassColumn(name=name, labels=labels, levels=[str(level) for level in kind])
+
+
+def labels_from_prepared(path: Path) -> ClassColumn:
+    """LEAD: wire to ``threshold_choice.datasets.load_prepared(path)`` when it exists.
+
+    Must return the raw class labels of every row, in table order, and the declared level
+    order (``.class_labels``). Until then ``--prepared`` is refused.
+    """
+    raise UserError(
+        f"--prepared ({path}) is not available yet (the datasets module is not wired in); "
+        "use --arff PATH instead")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.arff is not None:
+        column = read_arff_class(Path(args.arff), args.class_attribute)
+    else:
+        if args.class_attribute is not None:
+            raise UserError("--class-attribute applies to --arff only")
+        column = labels_from_prepared(Path(args.prepared))
+    splitter = get_splitter(args.splitter)
+    splits = make_splits(column.labels, column.levels, splitter, iterations=args.iterations)
+    text = splits_frame(args.dataset, splits).to_csv(index=False, lineterminator="\n")
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into ``head``: not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``splits`` command to the top-level CLI."""
+    parser = subparsers.add_parser(
+        "splits",
+        help="print the stratified train/test splits of a dataset as CSV",
+        description=(
+            "Print the stratified 50/50 train/test splits of iterations 1..N (seed = "
+            "iteration) as CSV with columns dataset,iteration,part,position,row "
+            "(1-based data row numbers). Splitter 'numpy' is the project default; 'r' "
+            "reproduces R 3.5 set.seed(i); sample(n); caret::createDataPartition."),
+    )
+    parser.add_argument("--dataset", required=True, help="dataset name for the 'dataset' column")
+    parser.add_argument("--splitter", choices=SPLITTER_NAMES, default="numpy",
+                        help="splitter (default: numpy)")
+    parser.add_argument("--iterations", type=int, default=10, help="number of splits (default 10)")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--arff", metavar="PATH", help="ARFF file to read the class labels from")
+    source.add_argument("--prepared", metavar="PATH.parquet",
+                        help="prepared dataset (parquet) from the datasets module (not yet wired)")
+    parser.add_argument("--class-attribute", metavar="NAME", default=None,
+                        help="class attribute of the ARFF file (default: the last attribute; "
+                             "spect_*: OVERALL_DIAGNOSIS)")
+    parser.set_defaults(func=_run)

@@ -1,0 +1,29 @@
+"""Shared fixtures: paths beside the repository and small random score sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def random_scores(seed: int, n: int, *, decimals: int | None = 1, pi1: float = 0.6):
+    """Labels and scores in [0, 1] with a signal, rounded so that there are many ties."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < pi1).astype(np.int8)
+    y[:2] = [0, 1]  # both classes present
+    s = np.clip(0.35 * y + 0.65 * rng.random(n), 0.0, 1.0)
+    if decimals is not None:
+        s = np.round(s, decimals)
+    return y, s
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.fail(f"{SHARED} is missing: the tests need ../shared beside the repository")
+    return SHARED
