@@ -1,0 +1,83 @@
+"""The ``threshold-choice loss`` command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from io import StringIO
+
+import pandas as pd
+import pytest
+
+from threshold_choice.cli import main
+
+
+def write(path, labels, scores):
+    pd.DataFrame({"label": labels, "score": scores}).to_csv(path, index=False)
+    return str(path)
+
+
+@pytest.fixture
+def test_csv(tmp_path):
+    return write(tmp_path / "test.csv", [1, 0, 1, 0, 1, 0], [0.9, 0.2, 0.6, 0.6, 0.3, 0.1])
+
+
+def test_prints_one_row_per_method_and_gamma_then_metrics(test_csv, tmp_path, capsys):
+    train = write(tmp_path / "train.csv", [1, 0, 1, 0], [0.8, 0.3, 0.5, 0.5])
+    code = main(["loss", "--test", test_csv, "--train", train, "--gamma", "inf", "--gamma", "4"])
+    assert code == 0
+    out = capsys.readouterr().out
+    losses_text, metrics_text = out.split("\n\n")
+    losses = pd.read_csv(StringIO(losses_text), dtype={"gamma": str})
+    assert list(losses.columns) == ["method", "gamma", "expected_loss"]
+    assert len(losses) == 4 * 2
+    assert set(losses["gamma"]) == {"inf", "4"}
+    metrics = pd.read_csv(StringIO(metrics_text)).set_index("metric")["value"]
+    assert list(metrics.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv"]
+    sd = losses[(losses.method == "score-driven") & (losses.gamma == "inf")]
+    assert sd["expected_loss"].item() == pytest.approx(metrics["BS"], abs=1e-9)
+
+
+def test_json_output(test_csv, capsys):
+    code = main(
+        ["loss", "--test", test_csv, "--method", "rate-driven", "--gamma", "0", "--format", "json"]
+    )
+    assert code == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["losses"][0]["method"] == "rate-driven"
+    assert payload["losses"][0]["gamma"] == "0"
+    assert set(payload["metrics"]) >= {"AUC", "BS", "RL_conv"}
+
+
+@pytest.mark.parametrize(
+    ("labels", "scores", "args", "message"),
+    [
+        ([0, 1, 2], [0.1, 0.2, 0.3], [], "labels must be 0 or 1"),
+        ([0, 1, 1], [0.1, "", 0.3], [], "score on line 3 is missing"),
+        ([1, 1, 1], [0.1, 0.2, 0.3], [], "only class 1"),
+        ([], [], [], "no examples"),
+        ([0, 1], [0.1, 0.9], ["--gamma", "-2"], "gamma must be"),
+        ([0, 1], [0.1, 0.9], ["--method", "train-optimal"], "training scores"),
+    ],
+)
+def test_bad_input_exits_nonzero_with_one_line(tmp_path, labels, scores, args, message):
+    path = write(tmp_path / "t.csv", labels, scores)
+    proc = subprocess.run(
+        [sys.executable, "-m", "threshold_choice.cli", "loss", "--test", path, *args],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert message in lines[0]
+
+
+def test_missing_file_and_columns_are_named(tmp_path, capsys):
+    assert main(["loss", "--test", str(tmp_path / "nope.csv")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("y,s\n1,0.5\n")
+    assert main(["loss", "--test", str(bad)]) == 2
+    assert "lacks column(s) label, score" in capsys.readouterr().err

@@ -1,0 +1,123 @@
+"""The uncertainty model and its per-gamma moment tables."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.integrate import quad
+from scipy.special import betainc, betaln
+
+from threshold_choice.errors import UserError
+from threshold_choice.uncertainty import (
+    CMeasure,
+    MomentTable,
+    Uncertainty,
+    format_gamma,
+    moment_table,
+    parse_gamma,
+)
+
+POINTS = np.array([1e-9, 1e-4, 0.01, 0.2, 0.5, 0.77, 0.999, 1 - 1e-6])
+
+
+def direct_moment(gamma, x, a, b):
+    """G_ab(x) by adaptive quadrature over c of the Beta CDF (or partial first moment)."""
+
+    def integrand(c):
+        al, be = gamma * c + 1, gamma * (1 - c) + 1
+        inner = betainc(al, be, x) if b == 0 else al / (al + be) * betainc(al + 1, be, x)
+        return c**a * inner
+
+    return quad(integrand, 0, 1, epsabs=1e-14, epsrel=1e-13, limit=500, points=[x])[0]
+
+
+@pytest.mark.parametrize("gamma", [0.5, 4.0, 16.0, 200.0])
+def test_moment_table_matches_adaptive_quadrature(gamma):
+    table = moment_table(gamma)
+    values = table(POINTS)
+    for i, x in enumerate(POINTS):
+        for k, (a, b) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1)]):
+            assert values[k, i] == pytest.approx(direct_moment(gamma, x, a, b), abs=1e-10)
+
+
+def test_moment_table_ends_are_exact():
+    table = moment_table(4.0)
+    np.testing.assert_allclose(table(np.array([0.0])), 0.0, atol=1e-15)
+    np.testing.assert_allclose(table(np.array([1.0]))[:, 0], table.total, atol=1e-15)
+    # E[c_hat] = E[c] = 1/2 under a uniform c
+    assert table.total[2] == pytest.approx(0.5)
+
+
+def test_grid_measure_table_matches_the_grid_average():
+    gamma, n = 3.0, 50
+    table = MomentTable(gamma, measure=CMeasure(n))
+    grid = np.arange(1, n + 1) / n
+    x = 0.37
+    expected = np.mean(betainc(gamma * grid + 1, gamma * (1 - grid) + 1, x))
+    assert table(np.array([x]))[0, 0] == pytest.approx(expected, abs=1e-10)
+
+
+@pytest.mark.parametrize("gamma", [1.0, 8.0])
+def test_posterior_mean_matches_its_definition(gamma):
+    table = moment_table(gamma)
+    unc = Uncertainty(gamma)
+    for x in (0.01, 0.3, 0.5, 0.9):
+        # E[c | c_hat = x] with a uniform prior: integral of c v(x|c) over integral of v(x|c)
+
+        def dens(c, x=x):
+            log_pdf = gamma * c * math.log(x) + gamma * (1 - c) * math.log1p(-x)
+            return math.exp(log_pdf - betaln(*unc.alpha_beta(c)))
+
+        num = quad(lambda c: c * dens(c), 0, 1, epsabs=1e-13)[0]
+        den = quad(dens, 0, 1, epsabs=1e-13)[0]
+        assert table.posterior_mean(np.array([x]))[0] == pytest.approx(num / den, abs=1e-9)
+
+
+def test_posterior_mean_inverse_round_trips():
+    table = moment_table(4.0)
+    x = np.array([0.05, 0.3, 0.5, 0.8, 0.97])
+    m = table.posterior_mean(x)
+    assert np.all(np.diff(m) > 0)
+    np.testing.assert_allclose(table.posterior_mean_inverse(m, closed="left"), x, atol=1e-9)
+
+
+def test_posterior_mean_without_information_is_one_half():
+    table = moment_table(0.0)
+    np.testing.assert_allclose(table.posterior_mean(np.array([0.1, 0.9])), 0.5)
+    breaks = np.array([0.2, 0.5, 0.7])
+    np.testing.assert_array_equal(table.posterior_mean_inverse(breaks, closed="right"), [0, 1, 1])
+    np.testing.assert_array_equal(table.posterior_mean_inverse(breaks, closed="left"), [0, 0, 1])
+
+
+def test_sampling_has_mode_c_and_respects_extremes():
+    rng = np.random.default_rng(0)
+    c = np.full(200_000, 0.3)
+    draws = Uncertainty(16.0).sample(c, rng)
+    # mean of Beta(5.8, 12.2) = 5.8 / 18
+    assert draws.mean() == pytest.approx(5.8 / 18, abs=2e-3)
+    np.testing.assert_array_equal(Uncertainty(math.inf).sample(c, rng), c)
+    uniform = Uncertainty(0.0).sample(c, rng)
+    assert uniform.mean() == pytest.approx(0.5, abs=3e-3)
+
+
+@pytest.mark.parametrize("bad", ["-1", "nan", "abc", -0.5])
+def test_invalid_gamma_is_rejected(bad):
+    with pytest.raises(UserError, match="gamma"):
+        parse_gamma(bad)
+
+
+def test_gamma_names():
+    assert parse_gamma("inf") == math.inf and parse_gamma("Inf") == math.inf
+    assert format_gamma(math.inf) == "inf"
+    assert format_gamma(16.0) == "16"
+    assert format_gamma(0.5) == "0.5"
+
+
+def test_disk_cache_gives_the_same_table(tmp_path, monkeypatch):
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
+    first = MomentTable(3.0)(POINTS)
+    assert list(tmp_path.glob("moments_*.npz"))
+    second = MomentTable(3.0)(POINTS)
+    np.testing.assert_array_equal(first, second)
