@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.isotonic import isotonic_regression
+from scipy.optimize import isotonic_regression
 
 from threshold_choice.errors import UserError
 
@@ -150,12 +150,10 @@ class CostLines:
         """
         totals = np.diff(self.n0_le + self.n1_le).astype(np.float64)
         ones = np.diff(self.n1_le).astype(np.float64)
-        fitted = isotonic_regression(ones / totals, sample_weight=totals, increasing=True)
-        # Blocks are the maximal runs of equal fitted value; recompute each block's value
-        # from its counts so that it is an exact ratio rather than a running average.
-        new_block = np.concatenate(([True], fitted[1:] != fitted[:-1]))
-        starts = np.flatnonzero(new_block)
-        ends = np.concatenate((starts[1:], [fitted.size]))
+        fit = isotonic_regression(ones / totals, weights=totals, increasing=True)
+        starts = fit.blocks[:-1]
+        ends = fit.blocks[1:]
+        # each block's value from its counts: an exact ratio rather than a running average
         ones_le = self.n1_le
         all_le = self.n0_le + self.n1_le
         values = (ones_le[ends] - ones_le[starts]) / (all_le[ends] - all_le[starts])

@@ -189,16 +189,20 @@ def prepare_dataset(
     return _atomic_pair(out_dir, spec.name, to_dataframe(table), meta)
 
 
-def load_prepared(parquet_path: Path) -> PreparedDataset:
-    """Load a prepared dataset and re-check its content hash against its metadata."""
-    parquet_path = Path(parquet_path)
+def _read_meta(parquet_path: Path) -> dict[str, Any]:
     json_path = parquet_path.with_suffix(".json")
     if not parquet_path.is_file() or not json_path.is_file():
         raise DatasetError(
             f"prepared dataset {parquet_path} (or its {json_path.name}) not found. Run "
             "`threshold-choice datasets prepare --name NAME --out DIR` first."
         )
-    meta = json.loads(json_path.read_text(encoding="utf-8"))
+    return json.loads(json_path.read_text(encoding="utf-8"))
+
+
+def load_prepared(parquet_path: Path) -> PreparedDataset:
+    """Load a prepared dataset and re-check its content hash against its metadata."""
+    parquet_path = Path(parquet_path)
+    meta = _read_meta(parquet_path)
     table = from_dataframe(pd.read_parquet(parquet_path), meta["columns"])
     actual = content_hash(table)
     if actual != meta["content_sha256"]:
@@ -217,3 +221,14 @@ def load_prepared(parquet_path: Path) -> PreparedDataset:
         label_of_class1=meta["label_of_class1"],
         meta=meta,
     )
+
+
+def class_column(parquet_path: Path) -> tuple[list[str | None], list[str]]:
+    """The raw class label of every row of a prepared table (``None`` if missing) and the
+    class levels in declared order (what an R-compatible splitter needs)."""
+    parquet_path = Path(parquet_path)
+    meta = _read_meta(parquet_path)
+    target = meta["target"]
+    column = pd.read_parquet(parquet_path, columns=[target])[target]
+    labels = [None if pd.isna(v) else str(v) for v in column.tolist()]
+    return labels, [str(v) for v in meta["class_labels"]]

@@ -70,14 +70,12 @@ def read_arff_class(path: Path, class_attribute: str | None = None) -> ClassColu
 
 
 def labels_from_prepared(path: Path) -> ClassColumn:
-    """LEAD: wire to ``threshold_choice.datasets.load_prepared(path)`` when it exists.
+    """Class labels of every row of a prepared table (``.parquet`` with its ``.json``
+    metadata beside it) and their declared level order."""
+    from threshold_choice.datasets.prepare import class_column
 
-    Must return the raw class labels of every row, in table order, and the declared level
-    order (``.class_labels``). Until then ``--prepared`` is refused.
-    """
-    raise UserError(
-        f"--prepared ({path}) is not available yet (the datasets module is not wired in); "
-        "use --arff PATH instead")
+    labels, levels = class_column(path)
+    return ClassColumn(name=path.stem, labels=labels, levels=levels)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,0 +1,28 @@
+# Reproduction of Ferri, Hernandez-Orallo & Flach (DMKD 2019): see README.md.
+#   snakemake --cores 8                               (default configuration)
+#   snakemake --cores 8 --configfile config/paper.yaml (paper-exact mode)
+from snakemake.utils import min_version, validate
+
+min_version("8.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/splits.smk"
+include: "workflow/rules/scores.smk"
+include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/tables.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/compare.smk"
+
+
+rule all:
+    input:
+        all_outputs(),
+    default_target: True

@@ -1,0 +1,46 @@
+"""Checks of the workflow configuration that a JSON schema cannot express.
+
+The Snakefile first validates ``config`` against ``workflow/schemas/config.schema.yaml``
+(types, allowed values, defaults), then calls :func:`check_config`, which checks the names
+against the dataset and model registries (constructing every model, so a bad estimator path
+or parameter fails here, before any training) and that the paper's four methods are there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import PAPER_METHODS
+from threshold_choice.uncertainty import parse_gamma
+
+
+def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
+    """Raise :class:`UserError` naming the first problem of ``config`` and its fix."""
+    from threshold_choice.datasets import load_registry
+    from threshold_choice.models.registry import load_model_registry
+
+    root = Path(root)
+    registry = load_registry(root / config["data"]["registry"])
+    unknown = [d for d in config["datasets"] if d not in registry]
+    if unknown:
+        raise UserError(
+            f"config: unknown dataset(s) {', '.join(unknown)}; add them to "
+            f"{config['data']['registry']} or use one of: {', '.join(registry)}"
+        )
+    models = config["models"]
+    load_model_registry(root / models["registry"], only=models["use"])
+    missing = [m for m in PAPER_METHODS if m not in config["evaluation"]["methods"]]
+    if missing:
+        raise UserError(
+            f"config: evaluation.methods lacks {', '.join(missing)}; the paper's tables need "
+            "test-optimal, train-optimal, score-driven and rate-driven"
+        )
+    for gamma in config["evaluation"]["gammas"]:
+        parse_gamma(gamma)
+    if "inf" not in [str(g).lower() for g in config["evaluation"]["gammas"]]:
+        raise UserError(
+            "config: evaluation.gammas must include inf (the published tables are at gamma = inf)"
+        )

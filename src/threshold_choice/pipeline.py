@@ -1,0 +1,266 @@
+"""The steps of the reproduction workflow, one function per Snakemake rule.
+
+The Snakemake scripts in ``workflow/scripts/`` only unpack ``snakemake.input/output/params``
+and call these functions, so every step can also be run and tested without Snakemake.
+All outputs are written atomically (temporary file, then rename): an interrupted step leaves
+no half-written file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.metrics import METRICS, compute_metrics
+from threshold_choice.uncertainty import parse_gamma
+
+RUN_KEYS = ("dataset", "model", "split", "gamma", "method")
+RUN_COLUMNS = (*RUN_KEYS, "loss", *METRICS)
+
+
+@contextlib.contextmanager
+def log_to(path: Path | str) -> Iterator[None]:
+    """Send the step's output, warnings and logging to ``path``; an error is logged with its
+    traceback there and re-raised (a :class:`UserError` as its one-line message)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as log:
+        handler = logging.StreamHandler(log)
+        logging.getLogger().addHandler(handler)
+        logging.getLogger().setLevel(logging.INFO)
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                yield
+        except UserError as exc:
+            log.write(f"error: {exc}\n")
+            print(f"error: {exc} (log: {path})", file=sys.stderr)
+            raise
+        except BaseException:
+            log.write(traceback.format_exc())
+            raise
+        finally:
+            logging.getLogger().removeHandler(handler)
+
+
+def atomic_path(path: Path) -> tuple[int, Path]:
+    """A temporary file beside ``path`` (caller renames it over ``path`` when complete)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    return fd, Path(tmp)
+
+
+def write_parquet(frame: pd.DataFrame, path: Path | str) -> None:
+    """Write ``frame`` to parquet atomically, without the pandas index."""
+    path = Path(path)
+    fd, tmp = atomic_path(path)
+    os.close(fd)
+    try:
+        frame.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_csv(frame: pd.DataFrame, path: Path | str, **kwargs: Any) -> None:
+    path = Path(path)
+    fd, tmp = atomic_path(path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            frame.to_csv(handle, index=False, lineterminator="\n", **kwargs)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# -- data and splits -----------------------------------------------------------------------
+
+
+def step_prepare(
+    name: str,
+    out_parquet: Path | str,
+    *,
+    mirror: str | None,
+    cache_dir: Path | str,
+    registry: Path | str,
+) -> None:
+    """Obtain and verify one dataset (mirror first when it exists, else OpenML/UCI)."""
+    from threshold_choice.datasets import load_registry, prepare_dataset
+
+    out = Path(out_parquet)
+    mirror_dir = Path(mirror) if mirror and Path(mirror).is_dir() else None
+    written = prepare_dataset(
+        name,
+        out_dir=out.parent,
+        cache_dir=Path(cache_dir),
+        mirror=mirror_dir,
+        registry=load_registry(Path(registry)),
+    )
+    if written != out:
+        raise UserError(f"dataset {name} was written to {written}, expected {out}")
+
+
+def step_splits(
+    prepared: Path | str, dataset: str, out_csv: Path | str, *, splitter: str, iterations: int
+) -> None:
+    """The stratified splits of one dataset as CSV ``dataset,iteration,part,position,row``
+    (1-based rows of the prepared table)."""
+    from threshold_choice.datasets.prepare import class_column
+    from threshold_choice.splits import get_splitter, make_splits, splits_frame
+
+    labels, levels = class_column(Path(prepared))
+    splits = make_splits(labels, levels, get_splitter(splitter), iterations=iterations)  # type: ignore[arg-type]
+    write_csv(splits_frame(dataset, splits), out_csv)
+
+
+def read_splits(path: Path | str) -> list[Any]:
+    """Splits from a CSV of :func:`step_splits`, as ``Split`` objects with 0-based rows."""
+    from threshold_choice.splits import Split
+
+    frame = pd.read_csv(path)
+    splits = []
+    for iteration, part in frame.groupby("iteration", sort=True):
+        part = part.sort_values(["part", "position"])
+        train = part.loc[part["part"] == "train", "row"].to_numpy(np.int64) - 1
+        test = part.loc[part["part"] == "test", "row"].to_numpy(np.int64) - 1
+        splits.append(Split(train=train, test=test, iteration=int(iteration)))
+    return splits
+
+
+# -- models ------------------------------------------------------------------------------------
+
+
+def step_score(
+    prepared: Path | str,
+    splits_csv: Path | str,
+    model: str,
+    *,
+    registry: Path | str,
+    out_scores: Path | str,
+    out_timings: Path | str,
+    seed: int,
+) -> None:
+    """Fit ``model`` on every split of one dataset; write its train and test scores."""
+    from threshold_choice.datasets import load_prepared
+    from threshold_choice.models.registry import load_model_registry
+    from threshold_choice.scores import score_model, write_scores
+
+    specs = load_model_registry(Path(registry))
+    if model not in specs:
+        raise UserError(f"model {model!r} is not in {registry}; known: {', '.join(specs)}")
+    data = load_prepared(Path(prepared))
+    scores, timings = score_model(data.X, data.y, read_splits(splits_csv), specs[model], seed=seed)
+    write_scores(scores, out_scores)
+    timings.insert(0, "model", model)
+    timings.insert(0, "dataset", data.name)
+    write_csv(timings, out_timings)
+
+
+# -- evaluation ------------------------------------------------------------------------------
+
+
+def evaluate_scores(
+    scores: pd.DataFrame,
+    dataset: str,
+    model: str,
+    *,
+    methods: Sequence[str],
+    gammas: Iterable[float],
+    settings: LossSettings,
+) -> pd.DataFrame:
+    """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores."""
+    gammas = [parse_gamma(g) for g in gammas]
+    frames = []
+    for split, part in scores.groupby("split", sort=True):
+        test = part[part["part"] == "test"]
+        train = part[part["part"] == "train"]
+        where = f"dataset {dataset}, model {model}, split {split}"
+        try:
+            losses = expected_losses(
+                test["label"].to_numpy(),
+                test["score"].to_numpy(),
+                train_y=train["label"].to_numpy(),
+                train_s=train["score"].to_numpy(),
+                methods=methods,
+                gammas=gammas,
+                settings=settings,
+            )
+            metrics = compute_metrics(test["label"].to_numpy(), test["score"].to_numpy())
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+        losses = losses.rename(columns={"expected_loss": "loss"})
+        losses.insert(0, "split", int(split))
+        losses.insert(0, "model", model)
+        losses.insert(0, "dataset", dataset)
+        for name in METRICS:
+            losses[name] = metrics[name]
+        frames.append(losses)
+    return pd.concat(frames, ignore_index=True)[list(RUN_COLUMNS)]
+
+
+def step_evaluate(
+    scores_paths: Sequence[Path | str],
+    dataset: str,
+    out: Path | str,
+    *,
+    methods: Sequence[str],
+    gammas: Iterable[float | str],
+    estimator: str,
+    grid_size: int,
+    seed: int,
+) -> None:
+    """Per-run results of one dataset: every model's scores file (named ``<model>.parquet``)."""
+    settings = LossSettings(estimator, grid_size, seed)  # type: ignore[arg-type]
+    gamma_values = [parse_gamma(g) for g in gammas]
+    frames = [
+        evaluate_scores(
+            pd.read_parquet(path),
+            dataset,
+            Path(path).stem,
+            methods=methods,
+            gammas=gamma_values,
+            settings=settings,
+        )
+        for path in scores_paths
+    ]
+    write_parquet(pd.concat(frames, ignore_index=True), out)
+
+
+def step_collect(run_files: Sequence[Path | str], out: Path | str) -> None:
+    """Concatenate per-(dataset, model) runs into one table, in a fixed order."""
+    runs = pd.concat([pd.read_parquet(p) for p in run_files], ignore_index=True)
+    runs = runs.sort_values(list(RUN_KEYS[:3]), kind="stable").reset_index(drop=True)
+    write_parquet(runs, out)
+
+
+def gamma_label(gamma: float | str) -> str:
+    """Path label of a gamma: ``inf``, ``16``, ``0.5``."""
+    from threshold_choice.uncertainty import format_gamma
+
+    return format_gamma(parse_gamma(gamma))
+
+
+def gamma_of_label(label: str) -> float:
+    value = parse_gamma(label)
+    return math.inf if math.isinf(value) else value
+
+
+def step_table5(prepared: Sequence[Path | str], out_csv: Path | str) -> None:
+    """Table 5 (instances, attributes, majority proportion) of the prepared datasets."""
+    from threshold_choice.datasets import load_prepared, table5
+
+    write_csv(table5([load_prepared(Path(p)) for p in prepared]), out_csv)

@@ -1,0 +1,5 @@
+# Comparison with the published numbers.
+
+
+def comparison_outputs():
+    return []

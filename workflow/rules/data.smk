@@ -1,0 +1,16 @@
+# Obtain, verify and prepare each dataset (mirror first, else OpenML / UCI).
+
+
+rule prepare_dataset:
+    output:
+        parquet=f"{R}/data/{{dataset}}.parquet",
+        meta=f"{R}/data/{{dataset}}.json",
+    params:
+        mirror=config["data"].get("mirror"),
+        cache=config["data"].get("cache", f"{R}/cache/downloads"),
+        registry=config["data"]["registry"],
+    log:
+        f"{R}/logs/prepare_dataset/{{dataset}}.log",
+    localrule: True
+    script:
+        "../scripts/prepare_dataset.py"

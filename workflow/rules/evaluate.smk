@@ -1,0 +1,41 @@
+# Expected losses of the threshold choice methods for every gamma, and test metrics, per run.
+# One job per dataset (all its models): cheap, and re-run alone when gammas, methods or the
+# estimator change, without retraining.
+
+
+rule evaluate:
+    input:
+        scores=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.parquet", model=MODELS),
+    output:
+        runs=f"{R}/runs/{{dataset}}.parquet",
+    params:
+        methods=config["evaluation"]["methods"],
+        gammas=[str(g) for g in config["evaluation"]["gammas"]],
+        estimator=config["evaluation"].get("estimator", "exact"),
+        grid_size=config["evaluation"].get("grid_size", 1000),
+        seed=config["evaluation"].get("seed", 0),
+    log:
+        f"{R}/logs/evaluate/{{dataset}}.log",
+    benchmark:
+        f"{R}/benchmarks/evaluate/{{dataset}}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    script:
+        "../scripts/evaluate.py"
+
+
+rule collect_runs:
+    input:
+        expand(f"{R}/runs/{{dataset}}.parquet", dataset=DATASETS),
+    output:
+        runs=report(
+            f"{R}/runs.parquet",
+            caption="../report/runs.rst",
+            category="Per-run results",
+        ),
+    log:
+        f"{R}/logs/collect_runs.log",
+    script:
+        "../scripts/collect_runs.py"

@@ -1,0 +1,15 @@
+"""Rule evaluate: a thin wrapper over threshold_choice.pipeline.step_evaluate."""
+
+from threshold_choice.pipeline import log_to, step_evaluate
+
+with log_to(snakemake.log[0]):
+    step_evaluate(
+        list(snakemake.input.scores),
+        snakemake.wildcards.dataset,
+        snakemake.output.runs,
+        methods=snakemake.params.methods,
+        gammas=snakemake.params.gammas,
+        estimator=snakemake.params.estimator,
+        grid_size=snakemake.params.grid_size,
+        seed=snakemake.params.seed,
+    )

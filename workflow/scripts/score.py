@@ -1,0 +1,14 @@
+"""Rule score: a thin wrapper over threshold_choice.pipeline.step_score."""
+
+from threshold_choice.pipeline import log_to, step_score
+
+with log_to(snakemake.log[0]):
+    step_score(
+        snakemake.input.parquet,
+        snakemake.input.splits,
+        snakemake.wildcards.model,
+        registry=snakemake.input.registry,
+        out_scores=snakemake.output.scores,
+        out_timings=snakemake.output.timings,
+        seed=snakemake.params.seed,
+    )

@@ -1,0 +1,6 @@
+"""Rule table5: Table 5 (datasets) from the prepared data."""
+
+from threshold_choice.pipeline import log_to, step_table5
+
+with log_to(snakemake.log[0]):
+    step_table5(list(snakemake.input.parquet), snakemake.output.csv)
