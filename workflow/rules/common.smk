@@ -33,3 +33,15 @@ def all_outputs():
         *figure_outputs(),
         *comparison_outputs(),
     ]
+
+
+def table_outputs():
+    return [f"{R}/tables/table5.csv"]
+
+
+def figure_outputs():
+    return []
+
+
+def comparison_outputs():
+    return []

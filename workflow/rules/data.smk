@@ -9,6 +9,8 @@ rule prepare_dataset:
         mirror=config["data"].get("mirror"),
         cache=config["data"].get("cache", f"{R}/cache/downloads"),
         registry=config["data"]["registry"],
+    conda:
+        "../../environment.yml"
     log:
         f"{R}/logs/prepare_dataset/{{dataset}}.log",
     localrule: True

@@ -14,6 +14,8 @@ rule evaluate:
         estimator=config["evaluation"].get("estimator", "exact"),
         grid_size=config["evaluation"].get("grid_size", 1000),
         seed=config["evaluation"].get("seed", 0),
+    conda:
+        "../../environment.yml"
     log:
         f"{R}/logs/evaluate/{{dataset}}.log",
     benchmark:
@@ -35,6 +37,8 @@ rule collect_runs:
             caption="../report/runs.rst",
             category="Per-run results",
         ),
+    conda:
+        "../../environment.yml"
     log:
         f"{R}/logs/collect_runs.log",
     script:

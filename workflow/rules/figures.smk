@@ -1,5 +1,1 @@
 # Figures 1-9 of the paper (PNG and PDF, with their data as CSV).
-
-
-def figure_outputs():
-    return []

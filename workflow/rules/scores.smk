@@ -12,6 +12,8 @@ rule score:
         timings=f"{R}/scores/{{dataset}}/{{model}}.timings.csv",
     params:
         seed=config["models"].get("seed", 0),
+    conda:
+        "../../environment.yml"
     log:
         f"{R}/logs/score/{{dataset}}/{{model}}.log",
     benchmark:

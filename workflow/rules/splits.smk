@@ -9,6 +9,8 @@ rule splits:
     params:
         splitter=config["splits"].get("splitter", "numpy"),
         iterations=config["splits"].get("iterations", 10),
+    conda:
+        "../../environment.yml"
     log:
         f"{R}/logs/splits/{{dataset}}.log",
     script:
