@@ -1,0 +1,312 @@
+"""The model registry (``config/models.yaml``), validated against its JSON schema and by
+constructing every estimator it names.
+
+Format (``format_version: 1``)::
+
+    models:
+      - name: IBK10                                   # unique; used in file names and tables
+        estimator: threshold_choice.models.neighbours:WekaIBk   # "module.path:ClassName"
+        params: {n_neighbors: 10}                     # keyword arguments of the constructor
+        preprocessing: {one_hot: false, scale: none, impute: none}   # default: nothing
+        crisp: false              # score = predicted class (1.0 / 0.0) instead of P(class 1)
+        drop_missing_train: true  # fit on the training rows without any missing value
+        seeded: false             # pass random_state (derived from the run seed and split)
+        description: "..."
+
+Any scikit-learn-compatible classifier can be added by configuration only. The Weka-like
+models of this package take the project's DataFrame (nominal features as Categorical) as it
+is; an estimator that needs a numeric array gets :class:`~.preprocessing.TabularEncoder` in
+front of it (a :class:`~sklearn.pipeline.Pipeline`) when ``preprocessing`` asks for one-hot
+encoding, scaling or imputation.
+
+Scores (:func:`score_method`): ``predict_proba(X)[:, column of class 1]`` when the estimator
+has ``predict_proba``; otherwise the logistic sigmoid of ``decision_function(X)`` (a
+monotone map into [0, 1]: rank-based results such as AUC, test-optimal and rate-driven
+losses are unaffected, but the values are not calibrated probabilities, so Brier score,
+calibration loss and score-driven thresholds depend on that arbitrary scale; wrap such an
+estimator in ``sklearn.calibration.CalibratedClassifierCV`` for probabilities). With
+``crisp: true`` the score is 1.0 where ``predict`` returns class 1, else 0.0.
+
+Validation happens when the registry is loaded, before any training, and raises
+:class:`~threshold_choice.errors.UserError` naming the model, the problem and the fix: a
+schema violation, a duplicate name, an estimator path that does not import, parameters the
+constructor refuses or does not expose through ``get_params`` (or that its own parameter
+validation refuses), ``seeded: true`` without a ``random_state`` parameter, and an estimator
+with neither ``predict_proba`` nor ``decision_function`` (``predict`` for ``crisp``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+import numpy as np
+import yaml
+from sklearn.base import BaseEstimator
+from sklearn.pipeline import Pipeline
+
+from threshold_choice.errors import UserError
+from threshold_choice.models.preprocessing import ImputeKind, ScaleKind, TabularEncoder
+
+__all__ = [
+    "DEFAULT_MODELS",
+    "DEFAULT_MODELS_SCHEMA",
+    "ModelSpec",
+    "PreprocessingSpec",
+    "build_model",
+    "check_model_spec",
+    "import_estimator",
+    "load_model_registry",
+    "score_method",
+    "seed_for_split",
+]
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+DEFAULT_MODELS = REPO_ROOT / "config" / "models.yaml"
+DEFAULT_MODELS_SCHEMA = REPO_ROOT / "config" / "schemas" / "models.schema.yaml"
+
+ScoreMethod = Literal["predict_proba", "decision_function", "predict"]
+
+
+@dataclass(frozen=True)
+class PreprocessingSpec:
+    """What :class:`~.preprocessing.TabularEncoder` does in front of the estimator."""
+
+    one_hot: bool = False
+    scale: ScaleKind = "none"
+    impute: ImputeKind = "none"
+
+    @property
+    def requested(self) -> bool:
+        return self.one_hot or self.scale != "none" or self.impute != "none"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """One registry entry (see the module docstring for the meaning of each field)."""
+
+    name: str
+    estimator: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    preprocessing: PreprocessingSpec = field(default_factory=PreprocessingSpec)
+    crisp: bool = False
+    drop_missing_train: bool = True
+    seeded: bool = False
+    description: str = ""
+
+
+def _read_yaml(path: Path, what: str) -> Any:
+    if not path.is_file():
+        raise UserError(
+            f"{what} {path} not found. Pass an explicit path, or run from a checkout of the "
+            "repository (it ships config/models.yaml and config/schemas/)."
+        )
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise UserError(f"{what} {path} is not valid YAML: {exc}. Fix the file.") from None
+
+
+def import_estimator(path: str, *, model: str = "?") -> type:
+    """The class named by ``"module.path:ClassName"``."""
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise UserError(
+            f"model {model!r}: estimator {path!r} is not of the form 'module.path:ClassName'. "
+            "Fix the estimator entry."
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UserError(
+            f"model {model!r}: estimator module {module_name!r} cannot be imported ({exc}). "
+            "Fix the module path, or install the package that provides it."
+        ) from None
+    try:
+        obj = getattr(module, attr)
+    except AttributeError:
+        raise UserError(
+            f"model {model!r}: module {module_name!r} has no attribute {attr!r}. Fix the class "
+            "name after the colon."
+        ) from None
+    if not isinstance(obj, type):
+        raise UserError(
+            f"model {model!r}: {path!r} is not a class ({type(obj).__name__}). Name an "
+            "estimator class."
+        )
+    return obj
+
+
+def _construct(spec: ModelSpec) -> Any:
+    cls = import_estimator(spec.estimator, model=spec.name)
+    try:
+        est = cls(**dict(spec.params))
+    except TypeError as exc:
+        raise UserError(
+            f"model {spec.name!r}: {spec.estimator} refuses the parameters "
+            f"{sorted(spec.params)} ({exc}). Fix the params: use constructor argument names."
+        ) from None
+    if not hasattr(est, "get_params") or not hasattr(est, "fit"):
+        raise UserError(
+            f"model {spec.name!r}: {spec.estimator} is not a scikit-learn estimator (it lacks "
+            "fit or get_params). Name a scikit-learn-compatible classifier."
+        )
+    known = est.get_params(deep=False)
+    unknown = sorted(set(spec.params) - set(known))
+    if unknown:
+        raise UserError(
+            f"model {spec.name!r}: {spec.estimator} has no parameter(s) {unknown} (its "
+            f"parameters: {sorted(known)}). Fix the params."
+        )
+    return est
+
+
+def _run_own_validation(est: Any, spec: ModelSpec) -> None:
+    """Run the estimator's own parameter validation, which scikit-learn defers to ``fit``."""
+    validate = getattr(est, "_validate_params", None)
+    if validate is None:
+        return
+    own = getattr(type(est), "_validate_params", None) is not BaseEstimator._validate_params
+    if not (own or hasattr(est, "_parameter_constraints")):
+        return
+    try:
+        validate()
+    except (ValueError, TypeError) as exc:
+        raise UserError(
+            f"model {spec.name!r}: invalid parameter value for {spec.estimator}: {exc}. "
+            "Fix the params."
+        ) from None
+
+
+def score_method(estimator: Any, *, crisp: bool = False) -> ScoreMethod:
+    """How a score in [0, 1] is obtained from ``estimator`` (see the module docstring)."""
+    if crisp:
+        return "predict"
+    if hasattr(estimator, "predict_proba"):
+        return "predict_proba"
+    return "decision_function"
+
+
+def build_model(spec: ModelSpec, seed: int | None = None) -> Any:
+    """A fresh, unfitted estimator for ``spec``; ``seed`` becomes ``random_state`` when the
+    entry is ``seeded``. A :class:`~sklearn.pipeline.Pipeline` ``[("encode",
+    TabularEncoder), ("model", estimator)]`` when preprocessing is requested."""
+    est = _construct(spec)
+    if spec.seeded:
+        est.set_params(random_state=None if seed is None else int(seed))
+    if spec.preprocessing.requested:
+        p = spec.preprocessing
+        return Pipeline([
+            ("encode", TabularEncoder(one_hot=p.one_hot, scale=p.scale, impute=p.impute)),
+            ("model", est),
+        ])
+    return est
+
+
+def check_model_spec(spec: ModelSpec) -> None:
+    """Everything that can be checked without data (see the module docstring)."""
+    est = _construct(spec)
+    _run_own_validation(est, spec)
+    if spec.seeded and "random_state" not in est.get_params(deep=False):
+        raise UserError(
+            f"model {spec.name!r}: seeded is true but {spec.estimator} has no random_state "
+            "parameter. Set seeded: false."
+        )
+    built = build_model(spec, seed=0 if spec.seeded else None)
+    if spec.crisp:
+        if not hasattr(built, "predict"):
+            raise UserError(
+                f"model {spec.name!r}: crisp is true but {spec.estimator} has no predict. "
+                "Name a classifier."
+            )
+    elif not (hasattr(built, "predict_proba") or hasattr(built, "decision_function")):
+        raise UserError(
+            f"model {spec.name!r}: {spec.estimator} (with these params) has neither "
+            "predict_proba nor decision_function, so it gives no score. Use an estimator "
+            "that has one (e.g. SVC with probability: true, or wrap it in "
+            "sklearn.calibration.CalibratedClassifierCV), or set crisp: true to score the "
+            "predicted class."
+        )
+
+
+def _spec(raw: Mapping[str, Any]) -> ModelSpec:
+    pre = raw.get("preprocessing", {}) or {}
+    return ModelSpec(
+        name=raw["name"],
+        estimator=raw["estimator"],
+        params=dict(raw.get("params", {}) or {}),
+        preprocessing=PreprocessingSpec(
+            one_hot=bool(pre.get("one_hot", False)),
+            scale=pre.get("scale", "none"),
+            impute=pre.get("impute", "none"),
+        ),
+        crisp=bool(raw.get("crisp", False)),
+        drop_missing_train=bool(raw.get("drop_missing_train", True)),
+        seeded=bool(raw.get("seeded", False)),
+        description=str(raw.get("description", "")),
+    )
+
+
+def load_model_registry(
+    path: Path | str | None = None,
+    *,
+    schema_path: Path | str | None = None,
+    only: Collection[str] | None = None,
+) -> dict[str, ModelSpec]:
+    """Read, validate and return the registry as ``{name: ModelSpec}`` in file order.
+
+    ``only``: the names to return and to check by constructing them (default: all). The
+    whole file is always checked against the schema; an unknown name in ``only`` is an error.
+    Default path: the repository's ``config/models.yaml``.
+    """
+    path = Path(path) if path is not None else DEFAULT_MODELS
+    doc = _read_yaml(path, "model registry")
+    schema = _read_yaml(
+        Path(schema_path) if schema_path is not None else DEFAULT_MODELS_SCHEMA,
+        "model registry schema",
+    )
+    try:
+        jsonschema.validate(doc, schema)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "<top level>"
+        name = ""
+        if len(exc.absolute_path) >= 2 and isinstance(doc, dict):
+            try:
+                name = f" (model {doc['models'][exc.absolute_path[1]].get('name')!r})"
+            except (KeyError, IndexError, TypeError, AttributeError):
+                name = ""
+        raise UserError(
+            f"model registry {path} breaks its schema at {where}{name}: {exc.message}. "
+            "Fix the entry."
+        ) from None
+    specs: dict[str, ModelSpec] = {}
+    for raw in doc["models"]:
+        spec = _spec(raw)
+        if spec.name in specs:
+            raise UserError(
+                f"model registry {path}: the name {spec.name!r} is used twice. Rename one."
+            )
+        specs[spec.name] = spec
+    if only is not None:
+        wanted = list(dict.fromkeys(only))
+        missing = [n for n in wanted if n not in specs]
+        if missing:
+            raise UserError(
+                f"unknown model(s) {missing} in model registry {path}; known: "
+                f"{list(specs)}. Fix the name or add an entry."
+            )
+        specs = {n: specs[n] for n in wanted}
+    for spec in specs.values():
+        check_model_spec(spec)
+    return specs
+
+
+def seed_for_split(seed: int, split: int) -> int:
+    """The ``random_state`` of split ``split`` in a run with seed ``seed``: a 32-bit value
+    derived with :class:`numpy.random.SeedSequence` from ``(seed, split)``, so it depends on
+    nothing else (not on the order or number of workers)."""
+    return int(np.random.SeedSequence([int(seed), int(split)]).generate_state(1)[0])

@@ -1,0 +1,249 @@
+"""The scores producer: fit one model type on every split of one dataset and score the rows.
+
+Output of :func:`score_model` (one row per scored table row and split):
+
+========  ========  ==================================================================
+column    dtype     meaning
+========  ========  ==================================================================
+split     int32     split (iteration) number, 1-based: ``split.iteration`` when the
+                    split object has it, else its 1-based position in ``splits``
+part      str       ``"train"`` or ``"test"``
+row       int64     0-based row index into the dataset's table (the position in ``X``)
+label     int8      true class, 1 = majority class of the whole dataset
+score     float64   the model's estimate of P(class 1 | x), in [0, 1]
+========  ========  ==================================================================
+
+Rows come split by split, the training part first, each part in the order the split lists
+its rows (the R-compatible splitter gives R's order, which is also the order the original
+run predicted them in; this matters for IBk, see :class:`~.models.neighbours.WekaIBk`).
+
+Protocol (``docs/protocol.md``, "Data, splits, models"): the model is fitted on the training
+part, without the rows that have a missing value when the registry entry says
+``drop_missing_train`` (RWeka's ``na.omit``); training scores are predicted for the *whole*
+training part (they feed the train-optimal threshold choice), test scores for the whole test
+part. How a score is obtained: :func:`~.models.registry.score_method`.
+
+Determinism: the estimator of split ``s`` gets ``random_state =
+seed_for_split(seed, s)`` (when the entry is ``seeded``), and fitting and prediction run with
+the BLAS/OpenMP thread pools limited to one thread, so the scores do not depend on the number
+of cores. :func:`write_scores` writes them byte-identically for identical input.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from numpy.typing import NDArray
+from scipy.special import expit
+from threadpoolctl import threadpool_limits
+
+from threshold_choice.errors import UserError
+from threshold_choice.models.registry import (
+    ModelSpec,
+    build_model,
+    score_method,
+    seed_for_split,
+)
+
+__all__ = ["SCORES_SCHEMA", "SplitLike", "score_model", "scores_for", "write_scores"]
+
+SCORES_SCHEMA = pa.schema([
+    pa.field("split", pa.int32(), nullable=False),
+    pa.field("part", pa.string(), nullable=False),
+    pa.field("row", pa.int64(), nullable=False),
+    pa.field("label", pa.int8(), nullable=False),
+    pa.field("score", pa.float64(), nullable=False),
+])
+_TOLERANCE = 1e-9  # probabilities this far outside [0, 1] are rounding error and clipped
+
+
+class SplitLike(Protocol):
+    """What :func:`score_model` needs of a split: 0-based row indices of both parts."""
+
+    @property
+    def train(self) -> NDArray[np.integer[Any]]: ...
+
+    @property
+    def test(self) -> NDArray[np.integer[Any]]: ...
+
+
+def scores_for(estimator: Any, X: pd.DataFrame, *, crisp: bool, model: str) -> NDArray[np.float64]:
+    """Score in [0, 1] of every row of ``X`` (see :func:`~.models.registry.score_method`)."""
+    method = score_method(estimator, crisp=crisp)
+    classes = np.asarray(getattr(estimator, "classes_", [0, 1]))
+    if method == "predict":
+        raw = (np.asarray(estimator.predict(X)) == 1).astype(np.float64)
+    elif method == "predict_proba":
+        proba = np.asarray(estimator.predict_proba(X), dtype=np.float64)
+        hits = np.flatnonzero(classes == 1)
+        if proba.ndim != 2 or proba.shape[0] != len(X) or hits.size != 1:
+            raise UserError(
+                f"model {model!r}: predict_proba returned shape {proba.shape} with classes "
+                f"{classes.tolist()}; expected one column per class including class 1."
+            )
+        raw = proba[:, hits[0]]
+    else:
+        dec = np.asarray(estimator.decision_function(X), dtype=np.float64)
+        if dec.ndim != 1:
+            raise UserError(f"model {model!r}: decision_function must return one value per row.")
+        # decision_function > 0 means classes_[1]; orient it towards class 1.
+        raw = expit(dec if classes.size < 2 or classes[1] == 1 else -dec)
+    raw = np.asarray(raw, dtype=np.float64).reshape(-1)
+    if raw.shape[0] != len(X):
+        raise UserError(f"model {model!r}: got {raw.shape[0]} scores for {len(X)} rows.")
+    return raw
+
+
+def _check_scores(scores: NDArray[np.float64], model: str, split: int, part: str) -> None:
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        raise UserError(
+            f"model {model!r} produced {int(bad.sum())} NaN/infinite score(s) on split {split} "
+            f"({part} part). Check the estimator and its parameters (e.g. missing values it "
+            "cannot handle: add preprocessing impute) before using its scores."
+        )
+    if scores.size and (scores.min() < -_TOLERANCE or scores.max() > 1 + _TOLERANCE):
+        raise UserError(
+            f"model {model!r} produced scores outside [0, 1] on split {split} ({part} part): "
+            f"min {scores.min()}, max {scores.max()}. It must return probabilities."
+        )
+
+
+def _rows(values: Any, n: int, what: str) -> NDArray[np.int64]:
+    idx = np.asarray(values)
+    if idx.ndim != 1 or (idx.size and not np.issubdtype(idx.dtype, np.integer)):
+        raise UserError(f"{what} must be a 1-D array of integer row indices.")
+    idx = idx.astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise UserError(f"{what} holds row indices outside 0..{n - 1}.")
+    return idx
+
+
+def score_model(
+    X: pd.DataFrame,
+    y: NDArray[np.integer[Any]],
+    splits: Sequence[SplitLike],
+    spec: ModelSpec,
+    *,
+    seed: int,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Fit ``spec`` on each split's training part and score both parts.
+
+    ``X``: the dataset's features (row ``i`` = table row ``i``), ``y``: ints in {0, 1}
+    (1 = majority). Returns ``(scores, timings)``: scores as in the module docstring;
+    timings with ``split`` (int32), ``fit_seconds``, ``predict_seconds`` (float64, wall
+    clock; ``predict_seconds`` covers both parts). Raises :class:`UserError` when a training
+    part (after dropping rows with missing values) is empty or holds one class only, and when
+    the model produces NaN scores.
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise UserError("X must be a pandas DataFrame (one row per table row).")
+    labels = np.asarray(y)
+    if labels.ndim != 1 or labels.shape[0] != len(X) or not np.all(np.isin(labels, (0, 1))):
+        raise UserError("y must be 1-D, one label per row of X, with ints in {0, 1}.")
+    labels = labels.astype(np.int8)
+    if int(seed) < 0:
+        raise UserError(f"seed must be >= 0, got {seed}.")
+    complete = ~X.isna().any(axis=1).to_numpy()
+    frames: list[pd.DataFrame] = []
+    timing_rows: list[tuple[int, float, float]] = []
+    for position, split in enumerate(splits, start=1):
+        number = getattr(split, "iteration", None)
+        number = int(number) if isinstance(number, (int, np.integer)) else position
+        train = _rows(split.train, len(X), f"split {number}: train")
+        test = _rows(split.test, len(X), f"split {number}: test")
+        fit_rows = train[complete[train]] if spec.drop_missing_train else train
+        present = np.unique(labels[fit_rows])
+        if present.size < 2:
+            dropped = " after dropping rows with missing values" if spec.drop_missing_train else ""
+            raise UserError(
+                f"model {spec.name!r}, split {number}: the training part{dropped} holds "
+                f"{fit_rows.size} row(s) of class(es) {present.tolist()} only; a model needs "
+                "both classes. Use another split or dataset (or drop_missing_train: false for "
+                "a model that handles missing values)."
+            )
+        estimator = build_model(spec, seed=seed_for_split(seed, number))
+        # One thread: BLAS/OpenMP reductions can otherwise change with the core count.
+        with threadpool_limits(limits=1):
+            start = time.perf_counter()
+            estimator.fit(X.iloc[fit_rows].reset_index(drop=True),
+                          labels[fit_rows].astype(np.int64))
+            fitted = time.perf_counter()
+            parts = {}
+            for part, rows in (("train", train), ("test", test)):
+                parts[part] = scores_for(
+                    estimator, X.iloc[rows].reset_index(drop=True), crisp=spec.crisp,
+                    model=spec.name,
+                )
+            done = time.perf_counter()
+        timing_rows.append((number, fitted - start, done - fitted))
+        for part, rows in (("train", train), ("test", test)):
+            values = parts[part]
+            _check_scores(values, spec.name, number, part)
+            frames.append(pd.DataFrame({
+                "split": np.full(rows.size, number, dtype=np.int32),
+                "part": pd.Series([part] * rows.size, dtype="str"),
+                "row": rows,
+                "label": labels[rows],
+                "score": np.clip(values, 0.0, 1.0),
+            }))
+    if frames:
+        scores = pd.concat(frames, ignore_index=True)
+    else:
+        scores = pd.DataFrame({
+            "split": np.array([], dtype=np.int32),
+            "part": pd.Series([], dtype="str"),
+            "row": np.array([], dtype=np.int64),
+            "label": np.array([], dtype=np.int8),
+            "score": np.array([], dtype=np.float64),
+        })
+    timings = pd.DataFrame({
+        "split": np.array([t[0] for t in timing_rows], dtype=np.int32),
+        "fit_seconds": np.array([t[1] for t in timing_rows], dtype=np.float64),
+        "predict_seconds": np.array([t[2] for t in timing_rows], dtype=np.float64),
+    })
+    return scores, timings
+
+
+def write_scores(df: pd.DataFrame, path: Path | str) -> None:
+    """Write a scores frame to parquet: fixed schema (:data:`SCORES_SCHEMA`, no pandas index
+    or pandas metadata), fixed writer options, so identical frames give identical bytes;
+    written to a temporary file in the same directory, then renamed over ``path``."""
+    path = Path(path)
+    missing = [f.name for f in SCORES_SCHEMA if f.name not in df.columns]
+    if missing:
+        raise UserError(f"scores frame lacks column(s) {missing}; expected {SCORES_SCHEMA.names}.")
+    arrays = []
+    for f in SCORES_SCHEMA:
+        col = df[f.name]
+        if col.isna().any():
+            raise UserError(f"scores column {f.name!r} has missing values; refusing to write.")
+        if f.name == "part":
+            values = np.asarray(col.astype(str), dtype=object)
+            if not np.isin(values, ("train", "test")).all():
+                raise UserError("scores column 'part' must hold 'train' or 'test' only.")
+            arrays.append(pa.array(values.tolist(), type=pa.string()))
+        else:
+            arrays.append(pa.array(col.to_numpy(dtype=f.type.to_pandas_dtype()), type=f.type))
+    table = pa.Table.from_arrays(arrays, schema=SCORES_SCHEMA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(
+            table, tmp, compression="zstd", use_dictionary=["part"], write_statistics=True,
+            row_group_size=1 << 20, data_page_version="1.0", version="2.6",
+        )
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,140 @@
+"""The model registry: the shipped config, a model added by configuration only, and the
+rejection of bad entries before any training."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy.special import expit
+from sklearn.pipeline import Pipeline
+
+from threshold_choice.errors import UserError
+from threshold_choice.models.registry import (
+    DEFAULT_MODELS,
+    build_model,
+    load_model_registry,
+)
+from threshold_choice.scores import score_model
+
+PAPER_MODELS = ["J48", "J48Unp", "Logist", "NB", "PART", "Stump", "IBK1", "IBK10", "SVM",
+                "SVMp", "Prior", "Random"]
+OURS = ["Logist", "NB", "IBK1", "IBK10", "SVM", "SVMp", "Prior", "Random"]
+
+
+def _write(tmp_path: Path, *entries: dict) -> Path:
+    path = tmp_path / "models.yaml"
+    path.write_text(yaml.safe_dump({"format_version": 1, "models": list(entries)}))
+    return path
+
+
+class _Split:
+    def __init__(self, train: np.ndarray, test: np.ndarray) -> None:
+        self.train, self.test = train, test
+
+
+def _mixed_data(n: int = 80, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    num = rng.normal(size=n)
+    num[rng.choice(n, 8, replace=False)] = np.nan
+    g = rng.choice(["lo", "mid", "hi"], size=n).astype(object)
+    g[rng.choice(n, 6, replace=False)] = None
+    y = ((np.nan_to_num(num) + (g == "hi") + 0.5 * rng.normal(size=n)) > 0.3).astype(int)
+    X = pd.DataFrame({
+        "num": num,
+        "g": pd.Series(pd.Categorical(g, categories=pd.Index(["lo", "mid", "hi"], dtype=object))),
+    })
+    return X, y
+
+
+def test_shipped_registry_lists_the_papers_models_and_ours_validate() -> None:
+    assert load_model_registry(only=[]) == {}  # schema check of the whole file only
+    names = [m["name"] for m in yaml.safe_load(DEFAULT_MODELS.read_text())["models"]]
+    assert names == PAPER_MODELS
+    specs = load_model_registry(only=OURS)
+    assert list(specs) == OURS
+    assert specs["IBK1"].crisp and specs["SVM"].crisp and not specs["SVMp"].crisp
+    assert not specs["Prior"].drop_missing_train and specs["Logist"].drop_missing_train
+    assert specs["Random"].seeded and specs["IBK10"].params == {"n_neighbors": 10}
+
+
+def test_model_added_by_configuration_only(tmp_path: Path) -> None:
+    path = _write(tmp_path, {
+        "name": "RF",
+        "estimator": "sklearn.ensemble:RandomForestClassifier",
+        "params": {"n_estimators": 15, "max_depth": 3},
+        "preprocessing": {"one_hot": True, "impute": "mean"},
+        "seeded": True,
+    })
+    spec = load_model_registry(path)["RF"]
+    model = build_model(spec, seed=5)
+    assert isinstance(model, Pipeline)
+    assert model.named_steps["model"].get_params()["random_state"] == 5
+    X, y = _mixed_data()
+    splits = [_Split(np.arange(0, 80, 2), np.arange(1, 80, 2)),
+              _Split(np.arange(1, 80, 2), np.arange(0, 80, 2))]
+    scores, timings = score_model(X, y, splits, spec, seed=11)
+    assert len(scores) == 160 and list(timings["split"]) == [1, 2]
+    assert scores["score"].between(0, 1).all()
+    assert scores["score"].nunique() > 10  # real probabilities, not a constant
+    again, _ = score_model(X, y, splits, spec, seed=11)
+    pd.testing.assert_frame_equal(scores, again)
+    other, _ = score_model(X, y, splits, spec, seed=12)
+    assert not np.array_equal(other["score"], scores["score"])
+
+
+def test_decision_function_only_estimator_gets_sigmoid_scores(tmp_path: Path) -> None:
+    path = _write(tmp_path, {
+        "name": "LinSVC",
+        "estimator": "sklearn.svm:SVC",
+        "params": {"kernel": "linear"},
+        "preprocessing": {"one_hot": True, "impute": "most_frequent", "scale": "standard"},
+    })
+    spec = load_model_registry(path)["LinSVC"]
+    X, y = _mixed_data(seed=1)
+    split = _Split(np.arange(40), np.arange(40, 80))
+    scores, _ = score_model(X, y, [split], spec, seed=0)
+    train = X.iloc[:40]
+    complete = ~train.isna().any(axis=1).to_numpy()  # drop_missing_train defaults to true
+    model = build_model(spec).fit(train[complete], y[:40][complete])
+    expected = expit(model.decision_function(X.iloc[40:]))
+    np.testing.assert_allclose(scores.loc[scores["part"] == "test", "score"], expected)
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"estimator": "sklearn.no_such_module:Thing"}, "cannot be imported"),
+        ({"estimator": "sklearn.ensemble:NoSuchForest"}, "has no attribute 'NoSuchForest'"),
+        ({"estimator": "sklearn.ensemble:RandomForestClassifier", "params": {"n_trees": 5}},
+         "refuses the parameters"),
+        ({"estimator": "sklearn.ensemble:RandomForestClassifier", "params": {"n_estimators": -3}},
+         "invalid parameter value"),
+        ({"estimator": "threshold_choice.models.neighbours:WekaIBk",
+          "params": {"n_neighbors": 0}}, "invalid parameter value"),
+        ({"estimator": "sklearn.linear_model:LinearRegression"},
+         "neither predict_proba nor decision_function"),
+        ({"estimator": "threshold_choice.models.bayes:WekaNaiveBayes", "seeded": True},
+         "no random_state parameter"),
+        ({"estimator": "sklearn.ensemble:RandomForestClassifier",
+          "preprocessing": {"scale": "log"}}, "breaks its schema"),
+        ({"estimator": "not a path"}, "breaks its schema"),
+    ],
+)
+def test_bad_entries_are_refused_naming_the_model(tmp_path: Path, entry: dict,
+                                                 message: str) -> None:
+    path = _write(tmp_path, {"name": "Mine", **entry})
+    with pytest.raises(UserError, match=message) as info:
+        load_model_registry(path)
+    assert "Mine" in str(info.value) or "breaks its schema" in message
+
+
+def test_unknown_and_duplicate_names(tmp_path: Path) -> None:
+    entry = {"name": "P", "estimator": "threshold_choice.models.baselines:PriorScorer"}
+    with pytest.raises(UserError, match=r"unknown model\(s\) \['Q'\]"):
+        load_model_registry(_write(tmp_path, entry), only=["Q"])
+    with pytest.raises(UserError, match="used twice"):
+        load_model_registry(_write(tmp_path, entry, entry))

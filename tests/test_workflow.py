@@ -1,0 +1,120 @@
+"""End-to-end runs of the Snakemake workflow on tiny configurations."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import REPO, SHARED
+
+pytestmark = pytest.mark.slow
+
+TINY = {
+    "datasets": ["haberman", "spect_test"],
+    "models": {"registry": "config/models.yaml", "use": ["Prior", "NB", "J48"], "baselines": ["Prior"]},
+    "splits": {"splitter": "numpy", "iterations": 2},
+    "evaluation": {
+        "gammas": ["inf", 4],
+        "methods": ["test-optimal", "train-optimal", "score-driven", "rate-driven"],
+    },
+}
+
+
+def snakemake(*args: str, config_file: Path | None = None, check: bool = True):
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--nolock", *args]
+    if config_file is not None:
+        cmd += ["--configfile", str(config_file)]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        pytest.fail(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return proc
+
+
+def write_config(tmp_path: Path, **overrides) -> Path:
+    config = {**TINY, "results": str(tmp_path / "results")}
+    config["data"] = {"mirror": str(SHARED / "datasets"), "registry": "config/datasets.yaml",
+                      "cache": str(tmp_path / "cache")}
+    config.update(overrides)
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("tiny")
+    config = write_config(tmp)
+    first = snakemake(config_file=config)
+    return tmp / "results", config, first
+
+
+def test_tiny_run_writes_every_declared_output(tiny_run):
+    results, config, _ = tiny_run
+    runs = pd.read_parquet(results / "runs.parquet")
+    assert set(runs["dataset"]) == {"haberman", "spect_test"}
+    assert set(runs["model"]) == {"Prior", "NB", "J48"}
+    assert set(runs["split"]) == {1, 2}
+    assert set(runs["method"]) == set(TINY["evaluation"]["methods"])
+    assert {math.isinf(g) for g in runs["gamma"]} == {True, False}
+    assert len(runs) == 2 * 3 * 2 * 2 * 4
+    assert runs["loss"].between(0, 2).all()
+    assert not runs.isna().any().any()
+    for dataset in TINY["datasets"]:
+        assert (results / "data" / f"{dataset}.parquet").is_file()
+        splits = pd.read_csv(results / "splits" / f"{dataset}.csv")
+        assert list(splits.columns) == ["dataset", "iteration", "part", "position", "row"]
+        for model in TINY["models"]["use"]:
+            scores = pd.read_parquet(results / "scores" / dataset / f"{model}.parquet")
+            assert scores["score"].between(0, 1).all()
+            assert (results / "logs" / "score" / dataset / f"{model}.log").is_file()
+            assert (results / "benchmarks" / "score" / dataset / f"{model}.tsv").is_file()
+    table5 = pd.read_csv(results / "tables" / "table5.csv")
+    assert list(table5["dataset"]) == ["Haberman", "Spect_test"] or len(table5) == 2
+
+
+def test_second_run_does_nothing(tiny_run):
+    _, config, _ = tiny_run
+    proc = snakemake("--dry-run", config_file=config)
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+def test_changing_gammas_reevaluates_without_retraining(tiny_run):
+    results, config, _ = tiny_run
+    changed = yaml.safe_load(config.read_text())
+    changed["evaluation"]["gammas"] = ["inf", 4, 0]
+    config.with_name("changed.yaml").write_text(yaml.safe_dump(changed))
+    proc = snakemake("--dry-run", config_file=config.with_name("changed.yaml"))
+    out = proc.stdout + proc.stderr
+    assert "evaluate" in out
+    assert "score" not in [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert "rule score" not in out
+
+
+def test_dry_run_of_the_full_default_config_plans_every_job():
+    proc = snakemake("--dry-run", "--quiet", "rules", "--config", "results=/tmp/threshold-choice-dry-run")
+    out = proc.stdout + proc.stderr
+    # 26 datasets x 12 models
+    assert any(line.split()[:2] == ["score", "312"] for line in out.splitlines()), out[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"datasets": ["no-such-dataset"]}, "unknown dataset(s) no-such-dataset"),
+        ({"models": {"registry": "config/models.yaml", "use": ["NoSuchModel"]}}, "NoSuchModel"),
+        ({"evaluation": {"gammas": [-1], "methods": ["test-optimal"]}}, "gammas"),
+        ({"splits": {"splitter": "sklearn"}}, "splitter"),
+        ({"evaluation": {"gammas": ["inf"], "methods": ["test-optimal"]}}, "lacks train-optimal"),
+    ],
+)
+def test_invalid_config_is_rejected_with_a_clear_error(tmp_path, override, message):
+    config = write_config(tmp_path, **override)
+    proc = snakemake("--dry-run", config_file=config, check=False)
+    assert proc.returncode != 0
+    assert message in proc.stdout + proc.stderr
