@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "threshold_choice.evaluation",
     "threshold_choice.splits",
     "threshold_choice.datasets.cli",
+    "threshold_choice.comparison",
 )
 
 

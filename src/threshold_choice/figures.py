@@ -1,0 +1,667 @@
+"""Figures 1-9 of the paper from plain data (scores, ``runs`` frames).
+
+Every function writes ``<stem>.png``, ``<stem>.pdf`` and ``<stem>.csv`` (atomically) and
+returns the three paths. The CSV holds exactly the numbers plotted, in long format with the
+columns :data:`DATA_COLUMNS`:
+
+``panel``
+    the subplot's title;
+``kind``
+    ``cost_line`` (x = 0 and 1, y = the line's ends), ``curve`` (x = c, y = loss),
+    ``expected_loss`` (x = gamma, y = the area under the curve, as in the legend),
+    ``histogram`` (x = bin centre, y = density), ``density`` (x = c_hat, y = Beta pdf),
+    ``point`` (x = train-optimal, y = score-driven loss of one run), ``mean`` (per model),
+    ``gamma_mean`` (x = gamma, y = mean loss of a model type);
+``series``
+    the line or group (method and gamma, model type, ...);
+``x``, ``y``.
+
+Conventions are the package's: class 1 is the majority class and scores estimate
+P(class 1); the true cost proportion ``c`` is on the x axis of cost curves and the loss
+``Q = 2 (c pi0 FP0 + (1 - c) pi1 FN1)`` on the y axis; ``gamma = inf`` is complete
+certainty (``c_hat = c``), ``gamma = 0`` complete uncertainty (``c_hat`` uniform). Plots
+use matplotlib's object API with the Agg renderer (no pyplot state, no display needed).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike, NDArray
+from scipy.stats import beta as beta_dist
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import PAPER_METHODS
+from threshold_choice.expected_loss import Estimator, expected_cost_curve, expected_loss
+from threshold_choice.methods import NEEDS_TRAIN, Selection, make_selection
+from threshold_choice.tables import BASELINES, write_text_atomic
+from threshold_choice.uncertainty import Uncertainty, format_gamma
+
+DATA_COLUMNS: tuple[str, ...] = ("panel", "kind", "series", "x", "y")
+INF = math.inf
+
+#: colours of the methods (Fig. 1 of the paper: train-optimal blue, score-driven red,
+#: test-optimal green)
+METHOD_COLOURS: dict[str, str] = {
+    "test-optimal": "tab:green",
+    "train-optimal": "tab:blue",
+    "score-driven": "tab:red",
+    "rate-driven": "tab:purple",
+}
+#: the model types of the published Table 7, in its order (fixes each model's colour)
+MODEL_ORDER: tuple[str, ...] = (
+    "IBK1",
+    "IBK10",
+    "J48",
+    "J48Unp",
+    "Logist",
+    "NB",
+    "PART",
+    "Prior",
+    "Random",
+    "Stump",
+    "SVMp",
+    "SVM",
+)
+#: the models of the credit-a cost-curve figures (captions of Figs 3, 4 and 7 and Sect. 6.3)
+FIG3_MODELS: tuple[str, ...] = ("Prior", "Random")
+FIG4_MODELS: tuple[str, ...] = ("J48Unp", "NB")
+FIG7_MODELS: tuple[str, ...] = ("J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM")
+
+#: Appendix B: the five leaves of the J48Unp tree on 1% of spambase (scores P(non-spam),
+#: class 1 = non-spam) and the (class 0, class 1) counts per leaf
+TOY_LEAF_SCORES: tuple[float, ...] = (1 / 8, 1 / 6, 1 / 4, 5 / 6, 24 / 25)
+TOY_TRAIN_COUNTS: tuple[tuple[int, int], ...] = ((13, 1), (4, 0), (2, 0), (0, 4), (0, 23))
+TOY_TEST_COUNTS: tuple[tuple[int, int], ...] = (
+    (899, 431),
+    (469, 98),
+    (59, 58),
+    (61, 163),
+    (306, 2010),
+)
+
+_GRID = 1001  # points of c for the curves
+_DPI = 150
+
+
+@dataclass(frozen=True)
+class RunScores:
+    """Labels (0/1) and scores of one run: the test part and, for train-optimal, the
+    training part (the model's scores on its own training data)."""
+
+    test_y: NDArray[np.int8]
+    test_s: NDArray[np.float64]
+    train_y: NDArray[np.int8] | None = None
+    train_s: NDArray[np.float64] | None = None
+
+    @classmethod
+    def from_arrays(
+        cls,
+        test_y: ArrayLike,
+        test_s: ArrayLike,
+        train_y: ArrayLike | None = None,
+        train_s: ArrayLike | None = None,
+    ) -> RunScores:
+        def arr(v: ArrayLike | None, dtype: type) -> NDArray | None:
+            return None if v is None else np.asarray(v, dtype=dtype)
+
+        return cls(
+            np.asarray(test_y, dtype=np.int8),
+            np.asarray(test_s, dtype=np.float64),
+            arr(train_y, np.int8),
+            arr(train_s, np.float64),
+        )
+
+    @classmethod
+    def from_frame(cls, scores: pd.DataFrame, split: int = 1) -> RunScores:
+        """From the scores of one (dataset, model): columns ``split, part, row, label,
+        score`` (``part`` is ``train`` or ``test``); rows of ``split`` ordered by ``row``."""
+        missing = {"split", "part", "row", "label", "score"} - set(scores.columns)
+        if missing:
+            raise UserError(f"scores lack column(s) {', '.join(sorted(missing))}")
+        one = scores[scores["split"] == split].sort_values(["part", "row"])
+        if one.empty:
+            raise UserError(
+                f"no scores for split {split}; splits: {sorted(scores['split'].unique())}"
+            )
+        test = one[one["part"] == "test"]
+        train = one[one["part"] == "train"]
+        if test.empty:
+            raise UserError(f"split {split} has no test scores")
+        return cls.from_arrays(
+            test["label"],
+            test["score"],
+            None if train.empty else train["label"],
+            None if train.empty else train["score"],
+        )
+
+    def lines(self) -> tuple[CostLines, CostLines | None]:
+        test = CostLines.from_scores(self.test_y, self.test_s, what="test scores")
+        train = None
+        if self.train_y is not None and self.train_s is not None:
+            train = CostLines.from_scores(self.train_y, self.train_s, what="training scores")
+        return test, train
+
+
+def toy_example(
+    leaf_scores: Sequence[float] = TOY_LEAF_SCORES,
+    train_counts: Sequence[tuple[int, int]] = TOY_TRAIN_COUNTS,
+    test_counts: Sequence[tuple[int, int]] = TOY_TEST_COUNTS,
+) -> RunScores:
+    """The scores of the Appendix B example, expanded from (class 0, class 1) leaf counts."""
+
+    def expand(counts: Sequence[tuple[int, int]]) -> tuple[NDArray, NDArray]:
+        if len(counts) != len(leaf_scores):
+            raise UserError(f"{len(counts)} leaf counts for {len(leaf_scores)} leaf scores")
+        y = np.concatenate([np.r_[np.zeros(a), np.ones(b)] for a, b in counts])
+        s = np.repeat(np.asarray(leaf_scores, dtype=float), [a + b for a, b in counts])
+        return y.astype(np.int8), s
+
+    return RunScores.from_arrays(*expand(test_counts), *expand(train_counts))
+
+
+# -- plumbing ------------------------------------------------------------------------------------
+
+
+class _Data:
+    """The plotted numbers, collected while plotting."""
+
+    def __init__(self) -> None:
+        self.parts: list[pd.DataFrame] = []
+
+    def add(self, panel: str, kind: str, series: str, x: ArrayLike, y: ArrayLike) -> None:
+        x_arr = np.atleast_1d(np.asarray(x, dtype=float))
+        y_arr = np.atleast_1d(np.asarray(y, dtype=float))
+        n = max(x_arr.size, y_arr.size)
+        self.parts.append(
+            pd.DataFrame(
+                {
+                    "panel": [panel] * n,
+                    "kind": [kind] * n,
+                    "series": [series] * n,
+                    "x": np.broadcast_to(x_arr, n),
+                    "y": np.broadcast_to(y_arr, n),
+                }
+            )
+        )
+
+    def frame(self) -> pd.DataFrame:
+        if not self.parts:
+            return pd.DataFrame(columns=list(DATA_COLUMNS))
+        return pd.concat(self.parts, ignore_index=True)
+
+
+def _figure(
+    n_panels: int, *, ncols: int | None = None, size: float = 4.6
+) -> tuple[Figure, list[Axes]]:
+    ncols = ncols or min(n_panels, 3)
+    nrows = math.ceil(n_panels / ncols)
+    fig = Figure(figsize=(size * ncols + 0.4, size * 0.85 * nrows + 0.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
+    for ax in axes[n_panels:]:
+        ax.set_visible(False)
+    return fig, axes[:n_panels]
+
+
+def _save_atomic(fig: Figure, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write(fig: Figure, stem: str | Path, data: _Data) -> dict[str, Path]:
+    stem = Path(stem)
+    paths = {ext: stem.with_name(f"{stem.name}.{ext}") for ext in ("png", "pdf", "csv")}
+    _save_atomic(fig, paths["png"])
+    fig.set_layout_engine("none")  # keep the layout of the PNG: constrained layout is slow
+    _save_atomic(fig, paths["pdf"])
+    write_text_atomic(paths["csv"], data.frame().to_csv(index=False))
+    return paths
+
+
+def _gamma_text(gamma: float) -> str:
+    return "\u221e" if math.isinf(gamma) else format_gamma(gamma)
+
+
+def _linestyle(gamma: float) -> str:
+    if math.isinf(gamma):
+        return "-"
+    return "--" if gamma == 0 else ":"
+
+
+def _c_grid(sel: Selection, gamma: float) -> NDArray[np.float64]:
+    """The c grid of a curve; at gamma = inf the curve jumps at the method's break points,
+    so the points just either side of each break are added to draw the jumps vertically."""
+    c = np.linspace(0.0, 1.0, _GRID)
+    if math.isinf(gamma):
+        b = sel.breaks[np.isfinite(sel.breaks) & (sel.breaks > 0) & (sel.breaks < 1)]
+        c = np.unique(np.concatenate([c, b - 1e-9, b + 1e-9]).clip(0.0, 1.0))
+    return c
+
+
+def _cost_lines(ax: Axes, lines: CostLines, panel: str, data: _Data, *, label: str) -> None:
+    for j, (a, b) in enumerate(zip(lines.left, lines.right, strict=True)):
+        ax.plot([0, 1], [a, b], color="0.7", lw=0.6, zorder=1, label=label if j == 0 else None)
+        data.add(panel, "cost_line", f"{label} {j}", [0.0, 1.0], [a, b])
+
+
+def _method_curves(
+    ax: Axes,
+    run: RunScores,
+    panel: str,
+    data: _Data,
+    *,
+    methods: Sequence[str],
+    gammas: Sequence[float],
+    estimator: Estimator,
+) -> None:
+    test, train = run.lines()
+    for method in methods:
+        if method in NEEDS_TRAIN and train is None:
+            raise UserError(f"{panel}: {method} needs the training scores")
+        sel = make_selection(method, test, train=train)
+        for gamma in gammas:
+            c = _c_grid(sel, gamma)
+            k = expected_cost_curve(sel, gamma, c)
+            area = expected_loss(sel, gamma, estimator=estimator)
+            name = f"{method} gamma={format_gamma(gamma)}"
+            ax.plot(
+                c,
+                k,
+                color=METHOD_COLOURS.get(method),
+                ls=_linestyle(gamma),
+                lw=1.6,
+                zorder=3,
+                label=f"{method}, \u03b3={_gamma_text(gamma)}: {area:.4f}",
+            )
+            data.add(panel, "curve", name, c, k)
+            data.add(panel, "expected_loss", method, gamma, area)
+
+
+def _cost_axes(ax: Axes, title: str, *, legend_title: str = "expected loss") -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("cost proportion c")
+    ax.set_ylabel("loss")
+    ax.set_title(title)
+    ax.grid(alpha=0.25)
+    ax.legend(fontsize=7, title=legend_title, title_fontsize=7, loc="upper right")
+
+
+# -- Fig. 1, 3, 4, 7, 9: cost curves -------------------------------------------------------
+
+
+def cost_curves_figure(
+    panels: Mapping[str, RunScores],
+    stem: str | Path,
+    *,
+    title: str,
+    methods: Sequence[str] = PAPER_METHODS,
+    gammas: Sequence[float] = (INF, 0.0),
+    cost_lines: bool = True,
+    estimator: Estimator = "exact",
+    ncols: int | None = None,
+) -> dict[str, Path]:
+    """One panel per entry of ``panels`` (title -> scores): the test cost lines (thin grey)
+    and the expected cost curves ``K(c)`` of ``methods`` at each of ``gammas`` (solid:
+    gamma = inf, dashed: gamma = 0, dotted: others), the expected losses (areas, by
+    ``estimator``) in the legend."""
+    if not panels:
+        raise UserError("no panels to plot")
+    fig, axes = _figure(len(panels), ncols=ncols)
+    data = _Data()
+    for ax, (name, run) in zip(axes, panels.items(), strict=True):
+        if cost_lines:
+            _cost_lines(ax, run.lines()[0], name, data, label="test cost line")
+        _method_curves(ax, run, name, data, methods=methods, gammas=gammas, estimator=estimator)
+        _cost_axes(ax, name)
+    fig.suptitle(title)
+    return _write(fig, stem, data)
+
+
+def figure1(
+    test_y: ArrayLike,
+    test_s: ArrayLike,
+    train_y: ArrayLike,
+    train_s: ArrayLike,
+    stem: str | Path,
+    *,
+    title: str = "Fig. 1: cost curves, J48Unp on spambase (\u03b3 = \u221e)",
+    estimator: Estimator = "exact",
+) -> dict[str, Path]:
+    """Fig. 1: all test cost lines and the four methods' cost curves at gamma = inf."""
+    run = RunScores.from_arrays(test_y, test_s, train_y, train_s)
+    return cost_curves_figure(
+        {"test set": run}, stem, title=title, gammas=(INF,), estimator=estimator
+    )
+
+
+def _pick(scores: Mapping[str, RunScores], models: Sequence[str]) -> dict[str, RunScores]:
+    lacking = [m for m in models if m not in scores]
+    if lacking:
+        raise UserError(f"no scores for model(s) {', '.join(lacking)}")
+    return {m: scores[m] for m in models}
+
+
+def _credit_a_figure(
+    scores: Mapping[str, RunScores],
+    stem: str | Path,
+    models: Sequence[str],
+    title: str,
+    *,
+    gammas: Sequence[float],
+    estimator: Estimator,
+    ncols: int | None = None,
+) -> dict[str, Path]:
+    return cost_curves_figure(
+        _pick(scores, models), stem, title=title, gammas=gammas, estimator=estimator, ncols=ncols
+    )
+
+
+_SOLID_DASHED = "(solid \u03b3 = \u221e, dashed \u03b3 = 0)"
+
+
+def figure3(
+    scores: Mapping[str, RunScores],
+    stem: str | Path,
+    *,
+    title: str = f"Fig. 3: credit-a, Prior (left) and Random (right) {_SOLID_DASHED}",
+    gammas: Sequence[float] = (INF, 0.0),
+    estimator: Estimator = "exact",
+) -> dict[str, Path]:
+    """Fig. 3: credit-a, Prior and Random; ``scores``: model type -> scores of one run."""
+    return _credit_a_figure(scores, stem, FIG3_MODELS, title, gammas=gammas, estimator=estimator)
+
+
+def figure4(
+    scores: Mapping[str, RunScores],
+    stem: str | Path,
+    *,
+    title: str = f"Fig. 4: credit-a, J48Unp (left) and NB (right) {_SOLID_DASHED}",
+    gammas: Sequence[float] = (INF, 0.0),
+    estimator: Estimator = "exact",
+) -> dict[str, Path]:
+    """Fig. 4: credit-a, J48Unp and NB; ``scores``: model type -> scores of one run."""
+    return _credit_a_figure(scores, stem, FIG4_MODELS, title, gammas=gammas, estimator=estimator)
+
+
+def figure7(
+    scores: Mapping[str, RunScores],
+    stem: str | Path,
+    *,
+    title: str = f"Fig. 7: credit-a, selected models {_SOLID_DASHED}",
+    gammas: Sequence[float] = (INF, 0.0),
+    estimator: Estimator = "exact",
+) -> dict[str, Path]:
+    """Fig. 7: credit-a, J48, J48Unp, IBK10, IBK1, SVMp, SVM (the pairs Sect. 6.3 compares:
+    pruned vs unpruned tree, 10 vs 1 neighbours, SVM with and without probabilities)."""
+    return _credit_a_figure(
+        scores, stem, FIG7_MODELS, title, gammas=gammas, estimator=estimator, ncols=2
+    )
+
+
+# -- Fig. 2: the uncertainty model ---------------------------------------------------------------
+
+
+def figure2(
+    stem: str | Path,
+    *,
+    c_values: Sequence[float] = (0.2,),
+    gammas: Sequence[float] = (10.0, 100.0),
+    n: int = 1_000_000,
+    bins: int = 100,
+    seed: int = 0,
+) -> dict[str, Path]:
+    """Fig. 2: histograms of ``n`` draws of ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)``
+    for each true ``c`` (rows) and ``gamma`` (columns), with the Beta density overlaid (the
+    paper: c = 0.2, gamma = 10 and 100, 1,000,000 values). ``gamma`` must be finite."""
+    if n < 1 or bins < 1:
+        raise UserError("n and bins must be >= 1")
+    if any(math.isinf(g) or g < 0 for g in gammas):
+        raise UserError("figure 2 needs finite gammas >= 0 (gamma = inf is a point mass)")
+    rng = np.random.default_rng(seed)
+    fig, axes = _figure(len(c_values) * len(gammas), ncols=len(gammas))
+    data = _Data()
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
+    x = np.linspace(0.0005, 0.9995, 999)
+    for i, (c, gamma) in enumerate((c, g) for c in c_values for g in gammas):
+        ax = axes[i]
+        draws = Uncertainty(gamma).sample(np.full(n, c), rng)
+        dens, _ = np.histogram(draws, bins=edges, density=True)
+        panel = f"c = {c:g}, \u03b3 = {format_gamma(gamma)}"
+        ax.stairs(dens, edges, fill=True, color="tab:blue", alpha=0.6, label=f"{n:,} draws")
+        pdf = beta_dist.pdf(x, gamma * c + 1, gamma * (1 - c) + 1)
+        ax.plot(x, pdf, color="black", lw=1, label="Beta density")
+        ax.axvline(c, color="tab:red", ls="--", lw=1, label=f"mode c = {c:g}")
+        data.add(panel, "histogram", "c_hat", centres, dens)
+        data.add(panel, "density", "Beta", x, pdf)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("presumed cost proportion \u0109")
+        ax.set_ylabel("density")
+        ax.set_title(panel)
+        ax.legend(fontsize=7)
+    fig.suptitle("Fig. 2: distribution of \u0109 given the true c")
+    return _write(fig, stem, data)
+
+
+# -- Fig. 5 and 6: aggregates of the runs ---------------------------------------------------------
+
+
+def _model_colours(models: Sequence[str]) -> dict[str, object]:
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab20"]
+    order = [m for m in MODEL_ORDER if m in models] + sorted(set(models) - set(MODEL_ORDER))
+    return {m: cmap(i % 20) for i, m in enumerate(order)}
+
+
+def _ordered_models(models: Sequence[str]) -> list[str]:
+    present = set(models)
+    return [m for m in MODEL_ORDER if m in present] + sorted(present - set(MODEL_ORDER))
+
+
+def figure5(
+    runs: pd.DataFrame,
+    stem: str | Path,
+    *,
+    methods: Sequence[str] = ("train-optimal", "score-driven", "test-optimal", "rate-driven"),
+    exclude: Sequence[str] = BASELINES,
+) -> dict[str, Path]:
+    """Fig. 5: mean expected loss per model type (over all its runs) against gamma, one panel
+    per method (the paper shows train-optimal and score-driven; the others are added). The
+    x axis lists the gammas present from certainty (inf) to complete uncertainty (0), equally
+    spaced. Model types in ``exclude`` (the baselines, as in the paper) are left out."""
+    need = {"model", "gamma", "method", "loss"} - set(runs.columns)
+    if need:
+        raise UserError(f"runs lack column(s) {', '.join(sorted(need))}")
+    sub = runs[~runs["model"].isin(list(exclude))].copy()
+    sub["gamma"] = sub["gamma"].astype(float)
+    gammas = sorted(sub["gamma"].unique(), reverse=True)
+    means = sub.groupby(["method", "model", "gamma"])["loss"].mean()
+    models = _ordered_models(list(sub["model"].unique()))
+    colours = _model_colours(models)
+    present = [m for m in methods if m in set(sub["method"])]
+    if not present:
+        raise UserError(f"no runs of {', '.join(methods)}")
+    fig, axes = _figure(len(present), ncols=2)
+    data = _Data()
+    pos = np.arange(len(gammas))
+    for ax, method in zip(axes, present, strict=True):
+        for model in models:
+            try:
+                s = means.loc[(method, model)].reindex(gammas)
+            except KeyError:
+                continue
+            ax.plot(pos, s.to_numpy(), marker="o", ms=3, color=colours[model], label=model)
+            data.add(method, "gamma_mean", model, gammas, s.to_numpy())
+        ax.set_xticks(pos, [_gamma_text(g) for g in gammas])
+        ax.set_xlabel("certainty \u03b3 (decreasing \u2192)")
+        ax.set_ylabel("mean expected loss")
+        ax.set_title(method)
+        ax.grid(alpha=0.25)
+    axes[0].legend(fontsize=7, ncols=2, title="model type", title_fontsize=7)
+    fig.suptitle("Fig. 5: expected loss vs certainty, mean over datasets and splits")
+    return _write(fig, stem, data)
+
+
+def figure6(
+    runs: pd.DataFrame,
+    stem: str | Path,
+    *,
+    gammas: Sequence[float] = (INF, 0.0),
+    x_method: str = "train-optimal",
+    y_method: str = "score-driven",
+) -> dict[str, Path]:
+    """Fig. 6: per run, score-driven (y) against train-optimal (x) loss, one panel per gamma
+    (the paper: inf and 0), one colour per model type; per-model means as large markers with
+    horizontal/vertical lines; the diagonal (below it score-driven is better)."""
+    need = {"dataset", "model", "split", "gamma", "method", "loss"} - set(runs.columns)
+    if need:
+        raise UserError(f"runs lack column(s) {', '.join(sorted(need))}")
+    g_all = runs["gamma"].astype(float)
+    fig, axes = _figure(len(gammas), ncols=1, size=5.5)
+    data = _Data()
+    models = _ordered_models(list(runs["model"].unique()))
+    colours = _model_colours(models)
+    for ax, gamma in zip(axes, gammas, strict=True):
+        at = runs[(g_all == gamma) & runs["method"].isin([x_method, y_method])]
+        wide = at.pivot_table(
+            index=["dataset", "model", "split"], columns="method", values="loss", aggfunc="first"
+        )
+        if x_method not in wide.columns or y_method not in wide.columns:
+            raise UserError(
+                f"no runs of {x_method} and {y_method} at gamma = {format_gamma(gamma)}"
+            )
+        wide = wide.dropna().reset_index()
+        panel = f"\u03b3 = {_gamma_text(gamma)}"
+        for model in models:
+            pts = wide[wide["model"] == model]
+            if pts.empty:
+                continue
+            colour = colours[model]
+            ax.scatter(pts[x_method], pts[y_method], s=6, color=colour, alpha=0.5, lw=0)
+            mx, my = float(pts[x_method].mean()), float(pts[y_method].mean())
+            ax.axvline(mx, color=colour, lw=0.7, alpha=0.6)
+            ax.axhline(my, color=colour, lw=0.7, alpha=0.6)
+            ax.scatter([mx], [my], s=60, marker="D", color=colour, edgecolor="black", label=model)
+            data.add(panel, "point", model, pts[x_method], pts[y_method])
+            data.add(panel, "mean", model, mx, my)
+        hi = float(np.nanmax(wide[[x_method, y_method]].to_numpy())) if len(wide) else 1.0
+        ax.plot([0, hi], [0, hi], color="black", lw=0.8, ls="--", label="diagonal")
+        ax.set_xlabel(f"{x_method} expected loss")
+        ax.set_ylabel(f"{y_method} expected loss")
+        ax.set_title(f"{panel}: above the diagonal {y_method} is worse")
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=7, ncols=2, title="model type (mean)", title_fontsize=7)
+    fig.suptitle(f"Fig. 6: {y_method} vs {x_method}, one point per run")
+    return _write(fig, stem, data)
+
+
+# -- Fig. 8 and 9: the toy example of Appendix B -------------------------------------------------
+
+
+def figure8(
+    stem: str | Path,
+    run: RunScores | None = None,
+    *,
+    estimator: Estimator = "exact",
+) -> dict[str, Path]:
+    """Fig. 8: left, the training cost lines (numbered) and their lower envelope (the
+    train-optimal choice on the training data); right, the test cost lines and the four
+    methods' cost curves at gamma = inf, areas in the legend. ``run`` defaults to the
+    Appendix B example (:func:`toy_example`)."""
+    run = run or toy_example()
+    test, train = run.lines()
+    if train is None:
+        raise UserError("figure 8 needs the training scores")
+    fig, (left, right) = _figure(2, ncols=2)
+    data = _Data()
+    panel = "training set"
+    _cost_lines(left, train, panel, data, label="training cost line")
+    for j, (a, b) in enumerate(zip(train.left, train.right, strict=True)):
+        # number the lines at c = 0.5, where the lines of the example are all apart
+        left.annotate(
+            f"i={j}", (0.5, (a + b) / 2), fontsize=7, xytext=(0, 2), textcoords="offset points"
+        )
+    sel = make_selection("test-optimal", train)  # the envelope of the training lines
+    c = _c_grid(sel, INF)
+    env = expected_cost_curve(sel, INF, c)
+    left.plot(
+        c, env, color=METHOD_COLOURS["train-optimal"], lw=1.6, label="envelope (train-optimal)"
+    )
+    data.add(panel, "curve", "training envelope", c, env)
+    left.set_title(panel)
+    left.set_xlim(0, 1)
+    left.set_ylim(bottom=0)
+    left.set_xlabel("cost proportion c")
+    left.set_ylabel("loss")
+    left.grid(alpha=0.25)
+    left.legend(fontsize=7)
+    _cost_lines(right, test, "test set", data, label="test cost line")
+    _method_curves(
+        right, run, "test set", data, methods=PAPER_METHODS, gammas=(INF,), estimator=estimator
+    )
+    _cost_axes(right, "test set")
+    fig.suptitle("Fig. 8: J48Unp on 1% of spambase (Appendix B)")
+    return _write(fig, stem, data)
+
+
+def figure9(
+    stem: str | Path,
+    run: RunScores | None = None,
+    *,
+    estimator: Estimator = "exact",
+) -> dict[str, Path]:
+    """Fig. 9: the Appendix B example, the four methods' cost curves under complete
+    certainty (solid, gamma = inf) and complete uncertainty (dashed, gamma = 0)."""
+    return cost_curves_figure(
+        {"test set": run or toy_example()},
+        stem,
+        title="Fig. 9: Appendix B example, \u03b3 = \u221e (solid) vs \u03b3 = 0 (dashed)",
+        gammas=(INF, 0.0),
+        cost_lines=False,
+        estimator=estimator,
+    )
+
+
+__all__ = [
+    "DATA_COLUMNS",
+    "FIG3_MODELS",
+    "FIG4_MODELS",
+    "FIG7_MODELS",
+    "METHOD_COLOURS",
+    "TOY_LEAF_SCORES",
+    "TOY_TEST_COUNTS",
+    "TOY_TRAIN_COUNTS",
+    "RunScores",
+    "cost_curves_figure",
+    "figure1",
+    "figure2",
+    "figure3",
+    "figure4",
+    "figure5",
+    "figure6",
+    "figure7",
+    "figure8",
+    "figure9",
+    "toy_example",
+]
