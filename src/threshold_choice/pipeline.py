@@ -259,8 +259,112 @@ def gamma_of_label(label: str) -> float:
     return math.inf if math.isinf(value) else value
 
 
-def step_table5(prepared: Sequence[Path | str], out_csv: Path | str) -> None:
+def step_table5(prepared: Sequence[Path | str], out_stem: Path | str) -> None:
     """Table 5 (instances, attributes, majority proportion) of the prepared datasets."""
     from threshold_choice.datasets import load_prepared, table5
+    from threshold_choice.tables import write_table
 
-    write_csv(table5([load_prepared(Path(p)) for p in prepared]), out_csv)
+    frame = table5([load_prepared(Path(p)) for p in prepared])
+    write_table(frame, out_stem, caption="Table 5: datasets", marks=None)
+
+
+def step_tables(
+    runs_path: Path | str,
+    gamma: str,
+    out_table7: Path | str,
+    out_table8: Path | str,
+    *,
+    baselines: Sequence[str],
+    published_dir: Path | str,
+) -> None:
+    """Tables 7 (by model) and 8 (by dataset, without the baselines) at one gamma."""
+    from threshold_choice.tables import table7, table8, write_table
+
+    runs = pd.read_parquet(runs_path)
+    g = gamma_of_label(gamma)
+    published = Path(published_dir)
+    write_table(
+        table7(runs, g, published_dir=published),
+        out_table7,
+        caption=f"Table 7: means by model type, gamma = {gamma}",
+    )
+    write_table(
+        table8(runs, g, tuple(baselines), published_dir=published),
+        out_table8,
+        caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}",
+    )
+
+
+def _run_scores(path: Path | str, split: int = 1) -> Any:
+    from threshold_choice.figures import RunScores
+
+    return RunScores.from_frame(pd.read_parquet(path), split=split)
+
+
+def step_figures_runs(
+    runs_path: Path | str, out_dir: Path | str, *, methods: Sequence[str], baselines: Sequence[str]
+) -> None:
+    """Figs 5 (expected loss vs gamma per model type) and 6 (per-run scatter at gamma = inf
+    and the lowest configured gamma, 0 in the paper)."""
+    from threshold_choice.figures import figure5, figure6
+
+    runs = pd.read_parquet(runs_path)
+    out = Path(out_dir)
+    figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines))
+    lowest = float(runs["gamma"].min())
+    figure6(runs, out / "fig6", gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,))
+
+
+def step_figures_toy(out_dir: Path | str) -> None:
+    """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example)."""
+    from threshold_choice.figures import figure2, figure8, figure9
+
+    out = Path(out_dir)
+    figure2(out / "fig2")
+    figure8(out / "fig8")
+    figure9(out / "fig9")
+
+
+def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: str) -> None:
+    """Fig. 1: cost curves of J48Unp on spambase (first split)."""
+    from threshold_choice.figures import figure1
+
+    run = _run_scores(scores_path)
+    figure1(run.test_y, run.test_s, run.train_y, run.train_s, out_stem, estimator=estimator)  # type: ignore[arg-type]
+
+
+def step_credit_a_figures(
+    scores_paths: Sequence[Path | str],
+    out_dir: Path | str,
+    *,
+    gammas: Sequence[float | str],
+    estimator: str,
+) -> None:
+    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show."""
+    from threshold_choice.figures import (
+        FIG3_MODELS,
+        FIG4_MODELS,
+        FIG7_MODELS,
+        figure3,
+        figure4,
+        figure7,
+    )
+
+    scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
+    g = [parse_gamma(x) for x in gammas]
+    out = Path(out_dir)
+    for draw, models, stem in (
+        (figure3, FIG3_MODELS, "fig3"),
+        (figure4, FIG4_MODELS, "fig4"),
+        (figure7, FIG7_MODELS, "fig7"),
+    ):
+        chosen = {m: scores[m] for m in models if m in scores}
+        if chosen:
+            draw(chosen, out / stem, gammas=g, estimator=estimator)  # type: ignore[operator]
+
+
+def step_compare(results_dir: Path | str, *, published_dir: Path | str, tolerance: float) -> None:
+    """Cell-by-cell comparison with the published tables and the Sect. 6 findings."""
+    from threshold_choice.comparison import compare_results
+
+    compare_results(results_dir, published_dir, tolerance)

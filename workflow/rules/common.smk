@@ -14,7 +14,6 @@ R = config["results"]
 DATASETS = config["datasets"]
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
-FIGURE_FORMATS = config.get("figures", {}).get("formats", ["png", "pdf"])
 # moment tables of the exact estimator are cached on disk across jobs
 os.environ.setdefault("THRESHOLD_CHOICE_CACHE", os.path.join(R, "cache", "moments"))
 
@@ -34,14 +33,40 @@ def all_outputs():
         *comparison_outputs(),
     ]
 
+BASELINES = config["models"].get("baselines", ["Prior", "Random"])
+FIG_CREDIT_A_MODELS = ["Prior", "Random", "J48Unp", "NB", "J48", "IBK10", "IBK1", "SVMp", "SVM"]
+
 
 def table_outputs():
-    return [f"{R}/tables/table5.csv"]
+    stems = [f"{R}/tables/table5"]
+    for g in GAMMAS:
+        stems += [f"{R}/tables/table7_gamma-{g}", f"{R}/tables/table8_gamma-{g}"]
+    return [f"{stem}.{ext}" for stem in stems for ext in ("csv", "md", "tex")]
+
+
+def credit_a_models():
+    """Models of Figs 3, 4, 7 that this configuration runs (none without credit-a)."""
+    if "credit-a" not in DATASETS:
+        return []
+    return [m for m in FIG_CREDIT_A_MODELS if m in MODELS]
+
+
+def figure_stems():
+    stems = ["fig2", "fig5", "fig6", "fig8", "fig9"]
+    if "spambase" in DATASETS and "J48Unp" in MODELS:
+        stems.append("fig1")
+    chosen = set(credit_a_models())
+    for stem, models in (("fig3", {"Prior", "Random"}), ("fig4", {"J48Unp", "NB"}),
+                         ("fig7", {"J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM"})):
+        if chosen & models:
+            stems.append(stem)
+    return sorted(stems)
 
 
 def figure_outputs():
-    return []
+    return [f"{R}/figures/{stem}.{ext}" for stem in figure_stems() for ext in ("png", "pdf", "csv")]
 
 
 def comparison_outputs():
-    return []
+    names = ["summary", "findings", "table5_diff", "table7_diff", "table8_diff"]
+    return [f"{R}/comparison/{name}.csv" for name in names]

@@ -1,0 +1,541 @@
+"""Real Weka learners (``weka.jar``) as scikit-learn classifiers, through python-weka-wrapper3.
+
+The other modules of :mod:`threshold_choice.models` reimplement the paper's Weka learners in
+numpy; this backend runs Weka itself, the way the authors ran it through RWeka, so that the
+reimplementations can be checked against it and the paper's runs repeated with the original
+learners.
+
+Requirements (optional extra ``weka``)
+--------------------------------------
+* ``python-weka-wrapper3==0.3.2``, which bundles **Weka 3.9.6**. Releases 0.1.5-0.1.10
+  bundle RWeka's 3.9.3 (0.1.11+ 3.9.4, 0.1.16+ 3.9.5, 0.2.6+ 3.9.6, 0.3.3 3.9.7), but all
+  releases before 0.3.0 run the JVM through ``python-javabridge``, which has no wheels for
+  Python 3.11 and whose sdist does not compile against numpy 2. 0.3.x use JPype (wheels);
+  0.3.2 is the last of them with 3.9.6, the closest installable version to 3.9.3.
+* A Java runtime (a JRE is enough: JPype loads ``libjvm.so``, no ``javac``), found through
+  ``JAVA_HOME``, else the ``java`` on ``PATH``. Tested with OpenJDK 17 and 25.
+
+Side effects of the JVM start: Weka creates ``~/wekafiles`` (its home directory; even with
+packages off), and two harmless ``com.github.fommil.netlib.ARPACK`` warnings (no native
+ARPACK; none of the paper's learners uses it) go to stderr.
+
+Neither is imported when :mod:`threshold_choice` or this module is imported: the JVM is
+started lazily, once per process, by :func:`ensure_jvm` (called by ``fit``, ``predict*``,
+:func:`weka_version`). A missing wrapper or Java gives a
+:class:`~threshold_choice.errors.UserError` saying what to install.
+
+One JVM per process
+-------------------
+JPype cannot start a JVM again in a process where one was shut down, so this module never
+stops it (do not call ``weka.core.jvm.stop()``). The JVM is not fork-safe: run parallel work
+in separate processes (spawned, or Snakemake jobs) that each start their own JVM, and do not
+start it in a parent process before forking workers. Fitted estimators pickle (the Weka model
+is stored with Java serialization) and can be loaded in another process.
+
+How the data reach Weka (as RWeka 0.4 did)
+------------------------------------------
+RWeka's formula interface builds a model frame (response first; training rows with any
+missing value removed by R's default ``na.omit``) and copies it into ``weka.core.Instances``
+attribute by attribute (``read_data_into_Weka``): a factor becomes a nominal attribute whose
+values are its levels in order (for data read with ``read.arff``: the ARFF header order), a
+numeric column a numeric attribute, NA becomes Weka's missing value; the class attribute is
+the **first** attribute (class index 0). Prediction builds instances with the same header and
+a missing class, keeping rows with missing values (``na.action`` of the call, ``NULL``), and
+calls ``distributionForInstance`` (``type = "probability"``) or ``classifyInstance``
+(``type = "class"``) row by row, in order, on the one fitted model object.
+
+Here: ``X`` is a DataFrame (nominal features ``Categorical`` with their categories in the
+declared order, numeric features float64, NaN / missing category for a missing value), ``y``
+ints in {0, 1} with 1 = the majority class. The Instances have the class attribute first
+(nominal, two values), then the features in the frame's order; nominal features keep their
+declared category order, numeric ones are numeric. With ``drop_missing_train=True`` (default)
+training rows with any missing feature are left out before fitting (R's ``na.omit``); rows to
+predict keep their missing values. Probabilities come from Weka's
+``distributionsForInstances`` (for all the paper's learners this is
+``AbstractClassifier``'s loop over ``distributionForInstance``, as RWeka's loop), predicted
+classes from ``classifyInstance``.
+
+Checked: for the 10 configurations of :data:`PAPER_WEKA_MODELS` on half splits of
+credit-a, hepatitis, breast-cancer and vote (missing values in training and test rows), the
+probabilities (crisp classes for IBK1 and SVM) equal exactly those of the same Weka reading
+the ARFF file itself with its ``DataSource``, class moved first, training rows with missing
+values removed.
+
+Class values and the score
+--------------------------
+The authors' score is the column of the majority class in
+``predict(model, newdata, type = "probability")``, whose columns follow the class factor's
+levels, i.e. the ARFF declared order of the class values. The order of the class values
+matters to Weka only through tie-breaking (``classifyInstance`` takes the first class on a
+tie of probabilities, e.g. a 1-NN with two equidistant neighbours of different classes, or
+an empty J48 leaf). ``class_order`` gives the project labels in the declared order:
+``(0, 1)`` (default) when the minority class is declared first, ``(1, 0)`` when the majority
+class is. Whatever the order, ``predict_proba(X)[:, 1]`` is Weka's probability of the
+majority label (class 1) and ``classes_ == [0, 1]``.
+
+Crisp scores (``crisp=True``, the paper's IBK1 and SVM): ``predict_proba`` returns 1.0 for
+class 1 where Weka's ``classifyInstance`` predicts the majority label, else 0.0 (also when
+Weka returns a missing prediction, an all-zero distribution).
+
+Differences from RWeka
+----------------------
+* Weka 3.9.6 instead of RWeka's 3.9.3 (see above); not checked against 3.9.3, so results
+  are not guaranteed bit-identical to the published runs.
+* RWeka also classified the training instances right after ``buildClassifier`` (to store
+  fitted classes); this is not repeated. For all the paper's learners prediction has no side
+  effects except IBk, which widens its attribute ranges (used for distance normalisation)
+  with every instance it predicts; training instances lie within the ranges already, so the
+  model's state is the same.
+* IBk's range widening is Weka's behaviour here too: predictions depend on earlier
+  prediction calls on the same fitted object (the authors predicted the whole training part,
+  then the test part). Call in that order to reproduce them. ``predict`` and
+  ``predict_proba`` both count as calls.
+* Attribute names and the relation name are cosmetic (the class attribute is named
+  ``class``, or ``class_`` etc. if a feature already has that name).
+* Boolean feature columns are numeric 0/1 here; RWeka turned R logicals into nominal
+  ``FALSE``/``TRUE`` attributes (the paper's ARFF data have no logical columns).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from threshold_choice.errors import UserError
+from threshold_choice.models.preprocessing import (
+    FrameSchema,
+    check_binary_target,
+    check_same_schema,
+    frame_schema,
+    frame_to_matrix,
+)
+
+__all__ = [
+    "PAPER_WEKA_MODELS",
+    "WEKA_WRAPPER_REQUIREMENT",
+    "WekaClassifier",
+    "ensure_jvm",
+    "java_version",
+    "paper_weka_model",
+    "weka_version",
+]
+
+FloatArray = NDArray[np.float64]
+
+#: The pip requirement of the tested wrapper release (it bundles Weka 3.9.6).
+WEKA_WRAPPER_REQUIREMENT = "python-weka-wrapper3==0.3.2"
+
+_INSTALL_HINT = (
+    "install Java (e.g. `apt-get install default-jre`, or set JAVA_HOME to a Java "
+    "installation) and `pip install .[weka]` (python-weka-wrapper3)"
+)
+
+#: The paper's Weka configurations (Table 6): name -> (Weka class, options, crisp).
+#: Options are RWeka's ``Weka_control`` arguments of the authors' calls
+#: (``J48(control = Weka_control(U = TRUE, A = TRUE))`` -> ``-U -A``, ...), all other options
+#: at Weka's defaults. ``crisp``: the score is the predicted class (1.0 / 0.0). Prior and
+#: Random are not Weka models (:mod:`.baselines`).
+PAPER_WEKA_MODELS: Mapping[str, tuple[str, tuple[str, ...], bool]] = {
+    "J48": ("weka.classifiers.trees.J48", (), False),
+    "J48Unp": ("weka.classifiers.trees.J48", ("-U", "-A"), False),
+    "Logist": ("weka.classifiers.functions.Logistic", (), False),
+    "NB": ("weka.classifiers.bayes.NaiveBayes", (), False),
+    "Stump": ("weka.classifiers.trees.DecisionStump", (), False),
+    "IBK10": ("weka.classifiers.lazy.IBk", ("-K", "10"), False),
+    "IBK1": ("weka.classifiers.lazy.IBk", ("-K", "1"), True),
+    "SVM": ("weka.classifiers.functions.SMO", (), True),
+    "SVMp": ("weka.classifiers.functions.SMO", ("-M",), False),
+    "PART": ("weka.classifiers.rules.PART", (), False),
+}
+
+_JVM_LOCK = threading.Lock()
+
+
+# ---------------------------------------------------------------------------
+# JVM
+# ---------------------------------------------------------------------------
+
+
+def _import_wrapper() -> tuple[Any, Any]:
+    """``(jpype, weka.core.jvm)``, or a :class:`UserError` naming what to install."""
+    try:
+        import jpype
+        import weka.core.jvm as wjvm
+    except ImportError as exc:
+        raise UserError(
+            f"the Weka backend needs python-weka-wrapper3 (with JPype), which is not "
+            f"importable ({exc}); {_INSTALL_HINT}."
+        ) from exc
+    return jpype, wjvm
+
+
+def _locate_jvm(jpype: Any) -> str:
+    """Path of the ``libjvm`` JPype would load (``JAVA_HOME``, then ``java`` on ``PATH``,
+    then the usual install locations); a :class:`UserError` when there is none."""
+    try:
+        return str(jpype.getDefaultJVMPath())
+    except Exception as exc:  # JVMNotFoundException, JVMNotSupportedException
+        raise UserError(f"Java runtime not found ({exc}); {_INSTALL_HINT}.") from exc
+
+
+def ensure_jvm(max_heap_size: str | None = None) -> None:
+    """Start the JVM with Weka's jars (bundled with python-weka-wrapper3), once per process.
+
+    Does nothing when it is already running. Weka packages are not loaded
+    (``packages=False``): only ``weka.jar``'s own learners are available.
+
+    Parameters
+    ----------
+    max_heap_size:
+        Java's ``-Xmx`` (e.g. ``"2g"``) for the first start; default: the JVM's default
+        (a quarter of the physical memory). Ignored once the JVM runs.
+
+    Raises
+    ------
+    UserError
+        python-weka-wrapper3 / JPype not installed, no Java runtime, a JVM already started
+        in this process without Weka on its class path, or a JVM stopped earlier (it cannot
+        be restarted in the same process).
+    """
+    jpype, wjvm = _import_wrapper()
+    with _JVM_LOCK:
+        if jpype.isJVMStarted():
+            _check_weka_on_classpath(jpype)
+            return
+        _locate_jvm(jpype)
+        try:
+            wjvm.start(packages=False, max_heap_size=max_heap_size,
+                       logging_level=logging.WARNING)
+        except OSError as exc:
+            raise UserError(
+                f"could not start the JVM for Weka ({exc}). JPype cannot restart a JVM in a "
+                "process where it was stopped: run in a new Python process and do not call "
+                "weka.core.jvm.stop()."
+            ) from exc
+        except Exception as exc:
+            raise UserError(f"could not start the JVM for Weka ({exc}); {_INSTALL_HINT}.") from exc
+    _check_weka_on_classpath(jpype)
+
+
+def _check_weka_on_classpath(jpype: Any) -> None:
+    try:
+        jpype.JClass("weka.core.Version")
+    except Exception as exc:
+        raise UserError(
+            "a JVM is already running in this process without Weka's jars on its class path "
+            f"({exc}); let threshold_choice.models.weka.ensure_jvm() start it first, or add "
+            "python-weka-wrapper3's weka.jar to the class path of your JVM start."
+        ) from exc
+
+
+def weka_version() -> str:
+    """Version of the Weka running in this process (``weka.core.Version.VERSION``),
+    e.g. ``"3.9.6"``. Starts the JVM if needed."""
+    ensure_jvm()
+    jpype, _ = _import_wrapper()
+    return str(jpype.JClass("weka.core.Version").VERSION)
+
+
+def java_version() -> str:
+    """``java.version`` and ``java.vm.name`` of the running JVM (starts it if needed)."""
+    ensure_jvm()
+    jpype, _ = _import_wrapper()
+    system = jpype.JClass("java.lang.System")
+    return f"{system.getProperty('java.version')} ({system.getProperty('java.vm.name')})"
+
+
+# ---------------------------------------------------------------------------
+# Instances
+# ---------------------------------------------------------------------------
+
+
+def _class_attribute_name(feature_names: Sequence[str]) -> str:
+    name = "class"
+    while name in feature_names:
+        name += "_"
+    return name
+
+
+def _make_header(jpype: Any, schema: FrameSchema, class_order: tuple[int, int]) -> Any:
+    """Empty ``weka.core.Instances``: the class (nominal, values ``class_order``) first, then
+    the features (nominal with their declared categories in order, or numeric)."""
+    attribute = jpype.JClass("weka.core.Attribute")
+    array_list = jpype.JClass("java.util.ArrayList")
+
+    def nominal(name: str, values: Sequence[Any]) -> Any:
+        labels = array_list()
+        for value in values:
+            labels.add(jpype.JString(str(value)))
+        return attribute(jpype.JString(name), labels)
+
+    atts = array_list()
+    atts.add(nominal(_class_attribute_name(schema.names), [str(c) for c in class_order]))
+    for name, cats in zip(schema.names, schema.categories, strict=True):
+        atts.add(attribute(jpype.JString(name)) if cats is None else nominal(name, cats))
+    try:
+        header = jpype.JClass("weka.core.Instances")(jpype.JString("R_data_frame"), atts, 0)
+    except Exception as exc:  # e.g. duplicate attribute or nominal value names
+        raise UserError(
+            f"Weka refused the feature columns ({exc}). Give the columns unique names and "
+            "the nominal columns categories whose string forms are distinct."
+        ) from exc
+    header.setClassIndex(0)
+    return header
+
+
+def _fill(jpype: Any, header: Any, matrix: FloatArray, class_values: FloatArray) -> Any:
+    """A copy of ``header`` holding one instance per row: class value (Weka index, NaN for
+    missing) first, then the row of the Weka value matrix (NaN = missing)."""
+    data = jpype.JClass("weka.core.Instances")(header, int(matrix.shape[0]))
+    dense = jpype.JClass("weka.core.DenseInstance")
+    double_array = jpype.JArray(jpype.JDouble)
+    rows = np.ascontiguousarray(np.column_stack([class_values, matrix]), dtype=np.float64)
+    for row in rows:
+        data.add(dense(1.0, double_array(row)))
+    return data
+
+
+# ---------------------------------------------------------------------------
+# Estimator
+# ---------------------------------------------------------------------------
+
+
+class WekaClassifier(ClassifierMixin, BaseEstimator):
+    """A Weka classifier (run in the JVM) on the project's DataFrames.
+
+    Parameters
+    ----------
+    classname:
+        Weka class, e.g. ``"weka.classifiers.trees.J48"``.
+    options:
+        Weka command-line options, e.g. ``["-U", "-A"]`` (all others at Weka's defaults).
+    crisp:
+        ``predict_proba`` returns the predicted class as probabilities 1.0 / 0.0 (the
+        paper's IBK1 and SVM).
+    drop_missing_train:
+        Fit on the training rows without any missing feature value (RWeka's ``na.omit``).
+    class_order:
+        The project labels (1 = majority) in the order the ARFF header declares the class
+        values: ``(0, 1)`` or ``(1, 0)``. Only Weka's tie-breaking depends on it.
+
+    Attributes (after ``fit``)
+    --------------------------
+    classes_:
+        ``array([0, 1])``.
+    n_features_in_, feature_names_in_:
+        The training frame's columns.
+    n_train_used_:
+        Number of training rows given to Weka (after dropping rows with missing values).
+
+    See the module docstring for how the data are passed to Weka and what differs from RWeka.
+    """
+
+    def __init__(
+        self,
+        classname: str,
+        options: Sequence[str] = (),
+        crisp: bool = False,
+        drop_missing_train: bool = True,
+        class_order: tuple[int, int] = (0, 1),
+    ) -> None:
+        self.classname = classname
+        self.options = options
+        self.crisp = crisp
+        self.drop_missing_train = drop_missing_train
+        self.class_order = class_order
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _name(self) -> str:
+        options = [self.options] if isinstance(self.options, str) else self.options
+        opts = " ".join(str(o) for o in options)
+        return f"Weka {self.classname}{' ' + opts if opts else ''}"
+
+    def _validate_params(self) -> None:
+        """Check the parameters without starting the JVM (the registry calls this when it
+        loads the configuration; ``fit`` calls it too)."""
+        if not (isinstance(self.classname, str) and self.classname.strip()):
+            raise UserError(
+                f"WekaClassifier: classname must be a Weka class name such as "
+                f"'weka.classifiers.trees.J48', got {self.classname!r}."
+            )
+        if isinstance(self.options, str) or not all(isinstance(o, str) for o in self.options):
+            raise UserError(
+                f"{self._name()}: options must be a list of strings (e.g. ['-K', '10']), "
+                f"got {self.options!r}."
+            )
+        for flag in ("crisp", "drop_missing_train"):
+            if not isinstance(getattr(self, flag), bool | np.bool_):
+                raise UserError(f"{self._name()}: {flag} must be true or false.")
+        self._checked_class_order()
+
+    def _checked_class_order(self) -> tuple[int, int]:
+        try:
+            order = tuple(int(c) for c in self.class_order)
+        except (TypeError, ValueError):
+            order = ()
+        if sorted(order) != [0, 1]:
+            raise UserError(
+                f"{self._name()}: class_order must be (0, 1) or (1, 0), got {self.class_order!r}."
+            )
+        return order[0], order[1]
+
+    def _new_classifier(self, jpype: Any) -> Any:
+        try:
+            cls = jpype.JClass(self.classname)
+            classifier = cls()
+        except Exception as exc:
+            raise UserError(
+                f"Weka class {self.classname!r} not found or not instantiable ({exc}). Give a "
+                "fully qualified weka.jar class, e.g. 'weka.classifiers.trees.J48'."
+            ) from exc
+        if not jpype.JClass("weka.classifiers.Classifier").class_.isInstance(classifier):
+            raise UserError(f"{self.classname!r} is not a Weka classifier.")
+        opts = jpype.JArray(jpype.JString)([str(o) for o in self.options])
+        try:
+            classifier.setOptions(opts)
+            jpype.JClass("weka.core.Utils").checkForRemainingOptions(opts)
+        except Exception as exc:
+            raise UserError(f"{self._name()}: Weka refused the options ({exc}).") from exc
+        return classifier
+
+    def _model(self) -> tuple[Any, Any, Any]:
+        """``(jpype, classifier, header)``, restoring them after unpickling if needed."""
+        check_is_fitted(self, "classes_")
+        ensure_jvm()
+        jpype, _ = _import_wrapper()
+        if getattr(self, "_jclassifier", None) is None:
+            self._jclassifier, self._jheader = _deserialize(jpype, self._serialized)
+            self._serialized = None
+        return jpype, self._jclassifier, self._jheader
+
+    def _instances(self, jpype: Any, header: Any, X: pd.DataFrame) -> Any:
+        check_same_schema(X, self.schema_, self._name())
+        matrix = frame_to_matrix(X, self.schema_)
+        return _fill(jpype, header, matrix, np.full(matrix.shape[0], np.nan))
+
+    def _weka_index_of_label(self) -> NDArray[np.intp]:
+        """Weka class index of project label 0 and of label 1."""
+        order = self._checked_class_order()
+        return np.array([order.index(0), order.index(1)], dtype=np.intp)
+
+    # -- API -------------------------------------------------------------------------------
+
+    def fit(self, X: pd.DataFrame, y: Any) -> WekaClassifier:
+        """Build the Weka classifier on ``X`` (DataFrame) and ``y`` (ints in {0, 1})."""
+        self._validate_params()
+        schema = frame_schema(X)
+        labels = check_binary_target(y, len(X), self._name())
+        order = self._checked_class_order()
+        matrix = frame_to_matrix(X, schema)
+        keep = np.ones(len(X), dtype=bool)
+        if self.drop_missing_train:
+            keep = ~np.isnan(matrix).any(axis=1)
+            if not keep.any():
+                raise UserError(
+                    f"{self._name()}: every training row has a missing value, so none is left "
+                    "after dropping them (drop_missing_train=True). Use drop_missing_train=False "
+                    "(Weka handles missing values) or impute."
+                )
+        ensure_jvm()
+        jpype, _ = _import_wrapper()
+        header = _make_header(jpype, schema, order)
+        weka_class = np.where(labels == order[0], 0.0, 1.0)
+        data = _fill(jpype, header, matrix[keep], weka_class[keep])
+        classifier = self._new_classifier(jpype)
+        try:
+            classifier.buildClassifier(data)
+        except Exception as exc:
+            raise UserError(f"{self._name()}: Weka could not build the model ({exc}).") from exc
+        self.schema_ = schema
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = len(schema.names)
+        self.feature_names_in_ = np.array(schema.names, dtype=object)
+        self.n_train_used_ = int(keep.sum())
+        self._jclassifier = classifier
+        self._jheader = jpype.JClass("weka.core.Instances")(header, 0)
+        self._serialized: bytes | None = None
+        return self
+
+    def predict_proba(self, X: pd.DataFrame) -> FloatArray:
+        """``(n, 2)`` array: columns P(class 0), P(class 1) (class 1 = majority label).
+
+        Weka's ``distributionForInstance`` per row, in order; with ``crisp=True`` the
+        predicted class of ``classifyInstance`` as 0.0 / 1.0 instead."""
+        if self.crisp:
+            p1 = (self.predict(X) == 1).astype(np.float64)
+            return np.column_stack([1.0 - p1, p1])
+        jpype, classifier, header = self._model()
+        data = self._instances(jpype, header, X)
+        if data.numInstances() == 0:
+            return np.empty((0, 2), dtype=np.float64)
+        dist = np.asarray(classifier.distributionsForInstances(data), dtype=np.float64)
+        return np.ascontiguousarray(dist[:, self._weka_index_of_label()])
+
+    def predict(self, X: pd.DataFrame) -> NDArray[np.int64]:
+        """Weka's ``classifyInstance`` per row, in order, as project labels (0 / 1); a
+        missing Weka prediction (all-zero distribution) becomes 0."""
+        jpype, classifier, header = self._model()
+        data = self._instances(jpype, header, X)
+        n = int(data.numInstances())
+        weka_pred = np.array([float(classifier.classifyInstance(data.instance(i)))
+                              for i in range(n)], dtype=np.float64)
+        label1 = int(self._weka_index_of_label()[1])
+        return (weka_pred == label1).astype(np.int64)
+
+    def weka_model_string(self) -> str:
+        """Weka's text description of the fitted model (``toString``)."""
+        _, classifier, _ = self._model()
+        return str(classifier.toString())
+
+    # -- pickling ----------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        jclassifier = state.pop("_jclassifier", None)
+        jheader = state.pop("_jheader", None)
+        if jclassifier is not None:
+            jpype, _ = _import_wrapper()
+            state["_serialized"] = _serialize(jpype, jclassifier, jheader)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._jclassifier = None
+        self._jheader = None
+
+
+def _serialize(jpype: Any, classifier: Any, header: Any) -> bytes:
+    """Java serialization of the classifier and the (empty) training header."""
+    buffer = jpype.JClass("java.io.ByteArrayOutputStream")()
+    objects = jpype.JArray(jpype.JClass("java.lang.Object"))([classifier, header])
+    jpype.JClass("weka.core.SerializationHelper").writeAll(buffer, objects)
+    return bytes(buffer.toByteArray())
+
+
+def _deserialize(jpype: Any, blob: bytes | None) -> tuple[Any, Any]:
+    if blob is None:
+        raise UserError("this WekaClassifier has no Weka model to restore; fit it again.")
+    stream = jpype.JClass("java.io.ByteArrayInputStream")(jpype.JArray(jpype.JByte)(blob))
+    # Weka's reader resolves classes through Weka's class loaders.
+    objects = jpype.JClass("weka.core.SerializationHelper").readAll(stream)
+    return objects[0], objects[1]
+
+
+def paper_weka_model(name: str, class_order: tuple[int, int] = (0, 1)) -> WekaClassifier:
+    """The :class:`WekaClassifier` of one of the paper's model types (:data:`PAPER_WEKA_MODELS`)."""
+    try:
+        classname, options, crisp = PAPER_WEKA_MODELS[name]
+    except KeyError:
+        raise UserError(
+            f"unknown Weka model type {name!r}; choose one of {sorted(PAPER_WEKA_MODELS)}."
+        ) from None
+    return WekaClassifier(classname, list(options), crisp=crisp, class_order=class_order)

@@ -1,0 +1,12 @@
+"""Rule figure1: Fig. 1 (J48Unp on spambase)."""
+
+from pathlib import Path
+
+from threshold_choice.pipeline import log_to, step_figure1
+
+with log_to(snakemake.log[0]):
+    step_figure1(
+        snakemake.input.scores,
+        Path(snakemake.output.png).with_suffix(""),
+        estimator=snakemake.params.estimator,
+    )

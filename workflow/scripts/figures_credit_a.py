@@ -1,0 +1,13 @@
+"""Rule figures_credit_a: Figs 3, 4 and 7 (credit-a cost curves)."""
+
+from pathlib import Path
+
+from threshold_choice.pipeline import log_to, step_credit_a_figures
+
+with log_to(snakemake.log[0]):
+    step_credit_a_figures(
+        list(snakemake.input.scores),
+        Path(snakemake.output[0]).parent,
+        gammas=snakemake.params.gammas,
+        estimator=snakemake.params.estimator,
+    )
