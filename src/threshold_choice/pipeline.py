@@ -9,6 +9,7 @@ no half-written file behind.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import math
 import os
@@ -16,6 +17,7 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -156,14 +158,19 @@ def step_score(
 ) -> None:
     """Fit ``model`` on every split of one dataset; write its train and test scores."""
     from threshold_choice.datasets import load_prepared
-    from threshold_choice.models.registry import load_model_registry
+    from threshold_choice.models.registry import import_estimator, load_model_registry
     from threshold_choice.scores import score_model, write_scores
 
     specs = load_model_registry(Path(registry))
     if model not in specs:
         raise UserError(f"model {model!r} is not in {registry}; known: {', '.join(specs)}")
     data = load_prepared(Path(prepared))
-    scores, timings = score_model(data.X, data.y, read_splits(splits_csv), specs[model], seed=seed)
+    spec = specs[model]
+    if "class_order" in inspect.signature(import_estimator(spec.estimator, model=model)).parameters:
+        # Weka sees the class values in the ARFF's declared order (ties follow it)
+        order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)
+        spec = replace(spec, params={**spec.params, "class_order": order})
+    scores, timings = score_model(data.X, data.y, read_splits(splits_csv), spec, seed=seed)
     write_scores(scores, out_scores)
     timings.insert(0, "model", model)
     timings.insert(0, "dataset", data.name)
@@ -358,9 +365,8 @@ def step_credit_a_figures(
         (figure4, FIG4_MODELS, "fig4"),
         (figure7, FIG7_MODELS, "fig7"),
     ):
-        chosen = {m: scores[m] for m in models if m in scores}
-        if chosen:
-            draw(chosen, out / stem, gammas=g, estimator=estimator)  # type: ignore[operator]
+        if all(m in scores for m in models):  # a figure is drawn only with all its models
+            draw(scores, out / stem, gammas=g, estimator=estimator)  # type: ignore[operator]
 
 
 def step_compare(results_dir: Path | str, *, published_dir: Path | str, tolerance: float) -> None:

@@ -58,7 +58,7 @@ def figure_stems():
     chosen = set(credit_a_models())
     for stem, models in (("fig3", {"Prior", "Random"}), ("fig4", {"J48Unp", "NB"}),
                          ("fig7", {"J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM"})):
-        if chosen & models:
+        if models <= chosen:
             stems.append(stem)
     return sorted(stems)
 
