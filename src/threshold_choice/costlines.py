@@ -16,7 +16,6 @@ from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import isotonic_regression
 
 from threshold_choice.errors import UserError
 
@@ -148,6 +147,8 @@ class CostLines:
         probability of class 1, strictly increasing. Ties in score are pooled before PAV, so
         the result does not depend on the order of tied examples.
         """
+        from scipy.optimize import isotonic_regression  # lazy: scipy.optimize is slow to import
+
         totals = np.diff(self.n0_le + self.n1_le).astype(np.float64)
         ones = np.diff(self.n1_le).astype(np.float64)
         fit = isotonic_regression(ones / totals, weights=totals, increasing=True)

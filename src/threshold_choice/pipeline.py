@@ -25,9 +25,10 @@ import numpy as np
 import pandas as pd
 
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, expected_losses
-from threshold_choice.metrics import METRICS, compute_metrics
-from threshold_choice.uncertainty import parse_gamma
+from threshold_choice.metrics import METRICS
+
+# Heavy modules (scipy, scikit-learn) are imported inside the steps that need them: every
+# Snakemake job is a fresh process, and imports are most of a small job's time.
 
 RUN_KEYS = ("dataset", "model", "split", "gamma", "method")
 RUN_COLUMNS = (*RUN_KEYS, "loss", *METRICS)
@@ -161,9 +162,8 @@ def step_score(
     from threshold_choice.models.registry import import_estimator, load_model_registry
     from threshold_choice.scores import score_model, write_scores
 
-    specs = load_model_registry(Path(registry))
-    if model not in specs:
-        raise UserError(f"model {model!r} is not in {registry}; known: {', '.join(specs)}")
+    # only this model is constructed and checked (the whole file is still schema-validated)
+    specs = load_model_registry(Path(registry), only=[model])
     data = load_prepared(Path(prepared))
     spec = specs[model]
     if "class_order" in inspect.signature(import_estimator(spec.estimator, model=model)).parameters:
@@ -187,9 +187,14 @@ def evaluate_scores(
     *,
     methods: Sequence[str],
     gammas: Iterable[float],
-    settings: LossSettings,
+    settings: Any,
 ) -> pd.DataFrame:
-    """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores."""
+    """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores
+    (``settings``: a :class:`threshold_choice.evaluation.LossSettings`)."""
+    from threshold_choice.evaluation import expected_losses
+    from threshold_choice.metrics import compute_metrics
+    from threshold_choice.uncertainty import parse_gamma
+
     gammas = [parse_gamma(g) for g in gammas]
     frames = []
     for split, part in scores.groupby("split", sort=True):
@@ -231,6 +236,9 @@ def step_evaluate(
     seed: int,
 ) -> None:
     """Per-run results of one dataset: every model's scores file (named ``<model>.parquet``)."""
+    from threshold_choice.evaluation import LossSettings
+    from threshold_choice.uncertainty import parse_gamma
+
     settings = LossSettings(estimator, grid_size, seed)  # type: ignore[arg-type]
     gamma_values = [parse_gamma(g) for g in gammas]
     frames = [
@@ -256,12 +264,14 @@ def step_collect(run_files: Sequence[Path | str], out: Path | str) -> None:
 
 def gamma_label(gamma: float | str) -> str:
     """Path label of a gamma: ``inf``, ``16``, ``0.5``."""
-    from threshold_choice.uncertainty import format_gamma
+    from threshold_choice.uncertainty import format_gamma, parse_gamma
 
     return format_gamma(parse_gamma(gamma))
 
 
 def gamma_of_label(label: str) -> float:
+    from threshold_choice.uncertainty import parse_gamma
+
     value = parse_gamma(label)
     return math.inf if math.isinf(value) else value
 
@@ -358,7 +368,7 @@ def step_credit_a_figures(
     )
 
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
-    g = [parse_gamma(x) for x in gammas]
+    g = [gamma_of_label(str(x)) for x in gammas]
     out = Path(out_dir)
     for draw, models, stem in (
         (figure3, FIG3_MODELS, "fig3"),
