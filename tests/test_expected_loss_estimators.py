@@ -199,16 +199,17 @@ def test_aware_methods_equal_the_plain_ones_under_certainty():
 
 def test_grid_under_certainty_breaks_training_ties_towards_the_lower_threshold():
     # Training: one class-0 and one class-1 example with the same score 0.5: the lines
-    # "all predicted 1" (0 -> 1) and "all predicted 0" (1 -> 0) cross at c = 0.5 exactly.
+    # "all predicted 1" (0 -> 1) and "all predicted 0" (1 -> 0) cross at c_hat = 0.5 exactly.
     ty, ts = np.array([0, 1]), np.array([0.5, 0.5])
     y, s = np.array([0, 1, 0, 1]), np.array([0.2, 0.4, 0.6, 0.8])
     sel = make_selection(
         "train-optimal", CostLines.from_scores(y, s), train=CostLines.from_scores(ty, ts)
     )
-    # at c = 0.5 the first (lowest-threshold) training line wins: predict everything 1,
-    # whose test loss at 0.5 is 2 * 0.5 * pi0 = 0.5
-    assert sel.loss(np.array([0.5]), np.array([0.5]))[0] == pytest.approx(0.5)
-    assert sel.loss(np.array([0.5 + 1e-9]), np.array([0.5]))[0] == pytest.approx(0.5)
+    # at c_hat = 0.5 the first (lowest-threshold) training line wins: predict everything 1,
+    # whose test loss at true c = 0.25 is 2 * 0.25 * pi0 = 0.25 (all 0 would cost 0.75)
+    assert sel.loss(np.array([0.5]), np.array([0.25]))[0] == pytest.approx(0.25)
+    assert sel.loss(np.array([0.5 + 1e-9]), np.array([0.25]))[0] == pytest.approx(0.75)
+    assert sel.loss(np.array([0.5 - 1e-9]), np.array([0.25]))[0] == pytest.approx(0.25)
 
 
 def test_montecarlo_draws_are_shared_by_methods_of_one_run():

@@ -242,6 +242,35 @@ def test_cli_refuses_an_unknown_class_attribute(tmp_path: Path) -> None:
         read_arff_class(arff_file, "klass")
 
 
-def test_cli_prepared_input_is_refused_until_wired(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["splits", "--dataset", "x", "--prepared", "x.parquet"]) == 2
-    assert "--prepared" in capsys.readouterr().err
+@needs_shared
+@pytest.mark.parametrize("dataset", ["spect_test", "monks2"])
+def test_cli_by_registry_name_reads_the_mirror_and_matches_the_r_oracle(
+        dataset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        oracle: pd.DataFrame) -> None:
+    # the registry knows spect_test's class is its first attribute: no --class-attribute
+    code = main(["splits", "--dataset", dataset, "--splitter", "r", "--iterations", "3",
+                 "--mirror", str(DATASETS), "--cache", str(tmp_path / "cache")])
+    assert code == 0
+    expected = oracle[(oracle["dataset"] == dataset) & (oracle["iteration"] <= 3)]
+    assert capsys.readouterr().out == expected.to_csv(index=False, lineterminator="\n")
+
+
+def test_cli_unknown_registry_name_lists_the_known_ones(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["splits", "--dataset", "no-such-data", "--mirror", "/nonexistent"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown dataset 'no-such-data'" in err and "spambase" in err
+
+
+def test_cli_missing_prepared_file_says_how_to_prepare_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "x.parquet"
+    assert main(["splits", "--dataset", "x", "--prepared", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert str(missing) in err and "datasets prepare" in err
+
+
+def test_cli_class_attribute_without_arff_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["splits", "--dataset", "vote", "--class-attribute", "Class"]) == 2
+    assert "--class-attribute applies to --arff only" in capsys.readouterr().err

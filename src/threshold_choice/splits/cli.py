@@ -16,7 +16,13 @@ from pathlib import Path
 from threshold_choice.errors import UserError
 from threshold_choice.splits.core import SPLITTER_NAMES, get_splitter, make_splits, splits_frame
 
-__all__ = ["ClassColumn", "labels_from_prepared", "read_arff_class", "register"]
+__all__ = [
+    "ClassColumn",
+    "labels_from_prepared",
+    "labels_from_registry",
+    "read_arff_class",
+    "register",
+]
 
 # liac-arff rejects Weka-style numeric ranges such as ``@attribute x integer [1,10]``
 # (breast-w.arff); the range is dropped, leaving a plain numeric declaration.
@@ -78,13 +84,32 @@ def labels_from_prepared(path: Path) -> ClassColumn:
     return ClassColumn(name=path.stem, labels=labels, levels=levels)
 
 
+def labels_from_registry(name: str, *, mirror: Path | None, cache: Path | None,
+                         registry: Path | None = None) -> ClassColumn:
+    """Class labels of a registry dataset, obtained (mirror first, then OpenML/UCI) and
+    verified as the workflow does, in a temporary folder (the download cache is kept)."""
+    import tempfile
+
+    from threshold_choice.datasets import load_registry, prepare_dataset
+
+    specs = load_registry(registry)
+    with tempfile.TemporaryDirectory(prefix="threshold-choice-splits-") as tmp:
+        cache_dir = cache if cache is not None else Path(tmp) / "cache"
+        path = prepare_dataset(name, out_dir=Path(tmp), cache_dir=cache_dir, mirror=mirror,
+                               registry=specs)
+        return labels_from_prepared(path)
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.class_attribute is not None and args.arff is None:
+        raise UserError("--class-attribute applies to --arff only")
     if args.arff is not None:
         column = read_arff_class(Path(args.arff), args.class_attribute)
-    else:
-        if args.class_attribute is not None:
-            raise UserError("--class-attribute applies to --arff only")
+    elif args.prepared is not None:
         column = labels_from_prepared(Path(args.prepared))
+    else:
+        column = labels_from_registry(args.dataset, mirror=args.mirror, cache=args.cache,
+                                      registry=args.registry)
     splitter = get_splitter(args.splitter)
     splits = make_splits(column.labels, column.levels, splitter, iterations=args.iterations)
     text = splits_frame(args.dataset, splits).to_csv(index=False, lineterminator="\n")
@@ -108,14 +133,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "(1-based data row numbers). Splitter 'numpy' is the project default; 'r' "
             "reproduces R 3.5 set.seed(i); sample(n); caret::createDataPartition."),
     )
-    parser.add_argument("--dataset", required=True, help="dataset name for the 'dataset' column")
+    parser.add_argument("--dataset", required=True,
+                        help="dataset name: a registry name (config/datasets.yaml), or only the "
+                             "'dataset' column's value with --arff / --prepared")
     parser.add_argument("--splitter", choices=SPLITTER_NAMES, default="numpy",
                         help="splitter (default: numpy)")
     parser.add_argument("--iterations", type=int, default=10, help="number of splits (default 10)")
-    source = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--mirror", type=Path, default=None, metavar="DIR",
+                        help="folder of the paper's ARFF files (+ SHA256SUMS), tried before "
+                             "OpenML/UCI when the dataset is read from the registry")
+    parser.add_argument("--cache", type=Path, default=None, metavar="DIR",
+                        help="download cache for OpenML/UCI (default: a temporary folder)")
+    parser.add_argument("--registry", type=Path, default=None, metavar="YAML",
+                        help="dataset registry (default: config/datasets.yaml)")
+    # Without --arff or --prepared, --dataset names a registry entry (mirror, then OpenML/UCI).
+    source = parser.add_mutually_exclusive_group(required=False)
     source.add_argument("--arff", metavar="PATH", help="ARFF file to read the class labels from")
     source.add_argument("--prepared", metavar="PATH.parquet",
-                        help="prepared dataset (parquet) from the datasets module (not yet wired)")
+                        help="prepared dataset (parquet + .json) from `datasets prepare`")
     parser.add_argument("--class-attribute", metavar="NAME", default=None,
                         help="class attribute of the ARFF file (default: the last attribute; "
                              "spect_*: OVERALL_DIAGNOSIS)")
