@@ -335,3 +335,13 @@ def test_cli_compare(results_dir, capsys):
 def test_cli_compare_bad_tolerance(results_dir, capsys):
     assert main(["compare", "--results", str(results_dir), "--tolerance", "-1"]) == 2
     assert "tolerance" in capsys.readouterr().err
+
+
+def test_methods_that_ignore_c_hat_do_not_count_against_degradation(base_runs):
+    # score-uniform's loss is the same at every gamma (its threshold ignores c_hat)
+    uniform = base_runs[base_runs["method"] == "score-driven"].copy()
+    uniform["method"] = "score-uniform"
+    uniform["loss"] = 0.25
+    f = qualitative_findings(pd.concat([base_runs, uniform], ignore_index=True)).set_index("id")
+    assert f.loc["all_methods_degrade", "reproduced"]
+    assert "score-uniform" not in f.loc["all_methods_degrade", "evidence"]

@@ -10,13 +10,14 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import ncompress  # a C port of Unix compress: builds .Z fixtures like UCI's
 import numpy as np
 import pytest
 
 from threshold_choice.datasets import load_prepared, load_registry, prepare_dataset
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.errors import SourceUnavailableError
-from threshold_choice.datasets.fetch import download
+from threshold_choice.datasets.fetch import download, uncompress_z
 
 MIRROR = Path(__file__).parents[2] / "shared" / "datasets"
 
@@ -100,8 +101,10 @@ def test_musk1_from_the_uci_archive_drops_conformation_name(tmp_path, server):
     rows = [[m, f"{m}_conf{i}"] + [str(float(paper.columns[j].values[i])) for j in range(1, 167)]
             + [f"{paper.column('class').labels()[i]}."] for i, m in enumerate(mol)]
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as archive:
-        archive.writestr("clean1.data", "\n".join(",".join(r) for r in rows) + "\n")
+    with zipfile.ZipFile(buf, "w") as archive:  # UCI's layout: LZW-compressed data, notes
+        text = ("\n".join(",".join(r) for r in rows) + "\n").encode()
+        archive.writestr("clean1.data.Z", ncompress.compress(text))
+        archive.writestr("clean1.info", "notes")
     server.files["/musk.zip"] = buf.getvalue()
     registry = _with_url("musk1", server.url + "/musk.zip")
     path = prepare_dataset("musk1", out_dir=tmp_path, cache_dir=tmp_path / "cache", mirror=None,
@@ -127,3 +130,35 @@ def test_missing_file_is_not_retried(tmp_path, server):
         download(server.url + "/absent", tmp_path / "absent", retries=3, backoff=0.0)
     assert server.requests == ["/absent"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_corrupt_cached_archive_is_reported_and_deleted(tmp_path, server):
+    server.files["/musk.zip"] = b"<html>temporarily unavailable</html>"
+    registry = _with_url("musk1", server.url + "/musk.zip")
+    with pytest.raises(SourceUnavailableError, match=r"musk1: the download of .* not a valid "
+                       r"zip archive.*was deleted"):
+        prepare_dataset("musk1", out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
+                        mirror=None, registry=registry)
+    assert not any((tmp_path / "cache").rglob("*.zip"))
+    assert not (tmp_path / "out").exists()
+
+
+def test_archive_without_the_registered_member_names_what_it_has(tmp_path, server):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        archive.writestr("clean2.data.Z", ncompress.compress(b"x"))
+    server.files["/musk.zip"] = buf.getvalue()
+    registry = _with_url("musk1", server.url + "/musk.zip")
+    with pytest.raises(SourceUnavailableError, match=r"lacks 'clean1.data.Z'.*clean2.data.Z"):
+        prepare_dataset("musk1", out_dir=tmp_path / "out", cache_dir=tmp_path / "cache",
+                        mirror=None, registry=registry)
+
+
+def test_uncompress_z_round_trips_the_unix_compress_format_and_passes_plain_bytes():
+    text = b"".join(b"%d,MUSK-%d,%f\n" % (i, i % 7, i / 3) for i in range(20000))
+    packed = ncompress.compress(text)  # large enough for 16-bit codes and table resets
+    assert packed[:2] == b"\x1f\x9d" and len(packed) < len(text)
+    assert uncompress_z(packed) == text
+    assert uncompress_z(text) == text
+    with pytest.raises(ValueError, match="corrupt"):
+        uncompress_z(packed[: len(packed) // 2] + b"\xff" * 7)

@@ -132,6 +132,77 @@ def test_bad_entries_are_refused_naming_the_model(tmp_path: Path, entry: dict,
     assert "Mine" in str(info.value) or "breaks its schema" in message
 
 
+_TREES = "threshold_choice.models.trees"
+
+
+@pytest.mark.parametrize(
+    ("entry", "param"),
+    [
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"confidence": 5}}, "confidence"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"confidence": 0}}, "confidence"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"min_leaf": "abc"}}, "min_leaf"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"min_leaf": 0}}, "min_leaf"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"min_leaf": 2.5}}, "min_leaf"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"unpruned": "no"}}, "unpruned"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"laplace": 1}}, "laplace"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"subtree_raising": "yes"}},
+         "subtree_raising"),
+        ({"estimator": f"{_TREES}:C45Tree", "params": {"collapse_tree": None}}, "collapse_tree"),
+        ({"estimator": "threshold_choice.models.part:PART", "params": {"confidence": -1}},
+         "confidence"),
+        ({"estimator": "threshold_choice.models.part:PART", "params": {"min_leaf": "abc"}},
+         "min_leaf"),
+        ({"estimator": "threshold_choice.models.neighbours:WekaIBk",
+          "params": {"class_order": [1, 1]}}, "class_order"),
+        ({"estimator": "threshold_choice.models.neighbours:WekaIBk",
+          "params": {"range_update": "all"}}, "range_update"),
+    ],
+)
+def test_bad_parameter_values_are_refused_naming_model_and_parameter(
+    tmp_path: Path, entry: dict, param: str,
+) -> None:
+    path = _write(tmp_path, {"name": "Mine", **entry})
+    with pytest.raises(UserError, match="invalid parameter value") as info:
+        load_model_registry(path)
+    message = str(info.value)
+    assert "'Mine'" in message
+    assert f"'{param}' parameter of {entry['estimator'].rpartition(':')[2]}" in message
+
+
+def test_stump_takes_no_parameters(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"name": "Mine", "estimator": f"{_TREES}:DecisionStump",
+                             "params": {"confidence": 0.3}})
+    with pytest.raises(UserError, match="refuses the parameters") as info:
+        load_model_registry(path)
+    assert "'Mine'" in str(info.value)
+
+
+def test_valid_tree_and_neighbour_entries_still_load(tmp_path: Path) -> None:
+    entries = [
+        {"name": "J48a", "estimator": f"{_TREES}:C45Tree",
+         "params": {"confidence": 0.1, "min_leaf": 5, "unpruned": False, "laplace": True,
+                    "subtree_raising": False, "collapse_tree": False}},
+        {"name": "J48b", "estimator": f"{_TREES}:C45Tree", "params": {"unpruned": True}},
+        {"name": "PARTa", "estimator": "threshold_choice.models.part:PART",
+         "params": {"confidence": 0.5, "min_leaf": 1}},
+        {"name": "Stump", "estimator": f"{_TREES}:DecisionStump"},
+        {"name": "IBK3", "estimator": "threshold_choice.models.neighbours:WekaIBk",
+         "params": {"n_neighbors": 3, "class_order": [1, 0], "range_update": "training"}},
+    ]
+    specs = load_model_registry(_write(tmp_path, *entries))
+    assert list(specs) == [e["name"] for e in entries]
+    X, y = _mixed_data()
+    for spec in specs.values():
+        model = build_model(spec)
+        complete = ~X.isna().any(axis=1).to_numpy()
+        proba = model.fit(X[complete], y[complete]).predict_proba(X)
+        assert proba.shape == (len(X), 2)
+
+
+def test_every_shipped_model_validates() -> None:
+    assert list(load_model_registry()) == PAPER_MODELS
+
+
 def test_unknown_and_duplicate_names(tmp_path: Path) -> None:
     entry = {"name": "P", "estimator": "threshold_choice.models.baselines:PriorScorer"}
     with pytest.raises(UserError, match=r"unknown model\(s\) \['Q'\]"):

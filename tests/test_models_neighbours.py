@@ -1,15 +1,25 @@
 """WekaIBk: Weka's distance with missing values, ties with the k-th neighbour, 1/n start
-counts, range widening by the query rows; IBK1 crispness through the registry entry."""
+counts, range widening by the query rows; IBK1 crispness through the registry entry; vote
+ties broken towards the class declared first (hand-built, and against Weka's IBk itself
+through the Weka backend, skipped only where Java or python-weka-wrapper3 is absent)."""
 
 from __future__ import annotations
+
+import importlib.util
+import inspect
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
 from threshold_choice.models.neighbours import WekaIBk
 from threshold_choice.models.registry import load_model_registry
 from threshold_choice.scores import score_model
+
+_DATASETS = Path("/work/shared/datasets")
 
 
 def _cat(values: list[str], cats: list[str]) -> pd.Series:
@@ -139,3 +149,137 @@ def test_vectorised_distance_matches_pairwise_transcription() -> None:
     lo, width = _running_ranges(train, query, "sequential")
     got = weka_distances(train, query, nominal, lo, width)
     np.testing.assert_allclose(got, _weka_distance_by_pairs(train, query, nominal), rtol=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# Ties of votes: the class declared first wins (Weka's Utils.maxIndex)
+# ---------------------------------------------------------------------------
+
+
+def _tie_data() -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame]:
+    # x = 1 is equidistant from x = 0 (class 0) and x = 2 (class 1): with k = 1 both are kept,
+    # one vote each, probabilities (1/2 + 1) / (2/2 + 2) = 0.5 each. x = 0.5 and 1.5: no tie.
+    X = pd.DataFrame({"x": [0.0, 2.0]})
+    y = np.array([0, 1])
+    query = pd.DataFrame({"x": [1.0, 0.5, 1.5]})
+    return X, y, query
+
+
+def test_vote_tie_goes_to_the_class_declared_first() -> None:
+    X, y, query = _tie_data()
+    minority_first = WekaIBk(n_neighbors=1, class_order=(0, 1)).fit(X, y)
+    majority_first = WekaIBk(n_neighbors=1, class_order=(1, 0)).fit(X, y)
+    np.testing.assert_array_equal(minority_first.predict_proba(query)[0], [0.5, 0.5])
+    np.testing.assert_array_equal(majority_first.predict_proba(query),
+                                  minority_first.predict_proba(query))  # scores unaffected
+    np.testing.assert_array_equal(minority_first.predict(query), [0, 0, 1])
+    np.testing.assert_array_equal(majority_first.predict(query), [1, 0, 1])
+    assert WekaIBk().class_order == (0, 1)  # default: ties to class 0
+    np.testing.assert_array_equal(WekaIBk().fit(X, y).predict(query), [0, 0, 1])
+    # a list (as YAML gives it) is accepted too
+    np.testing.assert_array_equal(WekaIBk(class_order=[1, 0]).fit(X, y).predict(query),
+                                  [1, 0, 1])
+
+
+def test_crisp_ibk1_scores_follow_the_class_order_passed_by_the_pipeline() -> None:
+    # The pipeline adds class_order to the params of estimators whose constructor has one.
+    assert "class_order" in inspect.signature(WekaIBk).parameters
+    X, y, query = _tie_data()
+
+    class Split:
+        train = np.array([0, 1])
+        test = np.array([2, 3, 4])
+
+    data = pd.concat([X, query], ignore_index=True)
+    labels = np.concatenate([y, [0, 0, 0]])  # test labels do not enter the scores
+    spec = load_model_registry(only=["IBK1"])["IBK1"]
+    test_scores = []
+    for order in ((0, 1), (1, 0)):
+        with_order = replace(spec, params={**spec.params, "class_order": order})
+        scores, _ = score_model(data, labels, [Split()], with_order, seed=0)
+        test_scores.append(scores.loc[scores["part"] == "test", "score"].to_numpy())
+    np.testing.assert_array_equal(test_scores[0], [0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(test_scores[1], [1.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("order", [(1, 1), (0, 2), (True, False), "10", (0, 1, 0), None])
+def test_bad_class_order_is_refused(order: object) -> None:
+    X, y, _ = _tie_data()
+    with pytest.raises(InvalidParameterError, match="class_order"):
+        WekaIBk(class_order=order).fit(X, y)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("params", [{"n_neighbors": 0}, {"n_neighbors": 1.5},
+                                    {"range_update": "all"}, {"chunk_size": 0}])
+def test_bad_parameters_are_refused_at_fit(params: dict) -> None:
+    X, y, _ = _tie_data()
+    with pytest.raises(InvalidParameterError, match=next(iter(params))):
+        WekaIBk(**params).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def jvm() -> None:
+    """Start the JVM once; skip (with the reason) only if the wrapper or Java is absent
+    (as tests/test_models_weka.py)."""
+    if importlib.util.find_spec("jpype") is None or importlib.util.find_spec("weka") is None:
+        pytest.skip("python-weka-wrapper3 not installed: pip install .[weka]")
+    import jpype
+
+    if not jpype.isJVMStarted():
+        try:
+            jpype.getDefaultJVMPath()
+        except Exception as exc:
+            pytest.skip(f"Java runtime not found: {exc}")
+    from threshold_choice.models.weka import ensure_jvm
+
+    ensure_jvm()
+
+
+def _arff_frame(dataset: str) -> tuple[pd.DataFrame, pd.Series]:
+    """Features (nominal as Categorical in declared order) and the class (last attribute)."""
+    from threshold_choice.datasets.arff import read_arff
+
+    _, table = read_arff(_DATASETS / f"{dataset}.arff")
+    cols: dict[str, object] = {}
+    for c in table.columns:
+        if c.kind == "nominal":
+            cols[c.name] = pd.Categorical.from_codes(
+                np.asarray(c.values), categories=pd.Index(list(c.categories), dtype=object))
+        else:
+            cols[c.name] = np.asarray(c.values, dtype=float)
+    df = pd.DataFrame(cols)
+    return df.iloc[:, :-1], df.iloc[:, -1]
+
+
+@pytest.mark.skipif(not (_DATASETS / "breast-cancer.arff").is_file(),
+                    reason="needs /work/shared/datasets/breast-cancer.arff")
+def test_ibk1_crisp_scores_equal_wekas_with_ties(jvm: None) -> None:
+    from threshold_choice.models.weka import WekaClassifier, paper_weka_model
+    from threshold_choice.splits.core import RSplitter
+
+    # breast-cancer: 9 nominal attributes, so many equidistant nearest neighbours; the
+    # majority class (no-recurrence-events) is declared first.
+    X, target = _arff_frame("breast-cancer")
+    levels = list(target.cat.categories)
+    majority = target.value_counts().idxmax()
+    y = (target == majority).to_numpy().astype(np.int64)
+    order = tuple(1 if level == majority else 0 for level in levels)
+    assert order == (1, 0)
+    split = RSplitter().split(target.astype(str).to_numpy(), levels, 1)  # R's iteration 1
+    train, test = split.train, split.test  # in R's (shuffled) order, as the authors predicted
+    fit_rows = train[~X.iloc[train].isna().any(axis=1).to_numpy()]  # RWeka's na.omit
+    X_test = X.iloc[test].reset_index(drop=True)
+
+    ours = WekaIBk(n_neighbors=1, class_order=order).fit(X.iloc[fit_rows], y[fit_rows])
+    proba = ours.predict_proba(X_test)
+    crisp = ours.predict(X_test)
+    weka_crisp = paper_weka_model("IBK1", class_order=order).fit(X.iloc[train], y[train])
+    np.testing.assert_array_equal(crisp, weka_crisp.predict_proba(X_test)[:, 1])
+    weka_soft = WekaClassifier("weka.classifiers.lazy.IBk", ["-K", "1"], class_order=order)
+    np.testing.assert_allclose(proba, weka_soft.fit(X.iloc[train], y[train]).predict_proba(X_test),
+                               rtol=0, atol=1e-12)
+    # the split has tied votes, where the other class order would give the other class
+    ties = proba[:, 0] == proba[:, 1]
+    assert ties.sum() >= 5
+    other = WekaIBk(n_neighbors=1, class_order=order[::-1]).fit(X.iloc[fit_rows], y[fit_rows])
+    np.testing.assert_array_equal(other.predict(X_test) != crisp, ties)

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import InvalidParameterError
 
 from tests.test_models_trees import compare_with_weka, weka_oracle_available
 from threshold_choice.models.part import PART
@@ -91,6 +92,17 @@ def test_numeric_rules_and_sklearn_basics() -> None:
     assert 2 <= len(model.rules_) <= 10
     with pytest.raises(NotFittedError):
         PART().predict_proba(X)
+
+
+@pytest.mark.parametrize("params", [
+    {"confidence": -1}, {"confidence": 1}, {"confidence": "high"}, {"min_leaf": "abc"},
+    {"min_leaf": 0}, {"min_leaf": 1.5},
+])
+def test_invalid_parameters_are_refused_at_fit(params: dict) -> None:
+    X = np.arange(10.0)[:, None]
+    y = np.array([0, 1] * 5)
+    with pytest.raises(InvalidParameterError, match=f"'{next(iter(params))}' parameter of PART"):
+        PART(**params).fit(X, y)
 
 
 @pytest.mark.skipif(not weka_oracle_available(), reason="set WEKA_JAR to a weka.jar")

@@ -20,6 +20,7 @@ import pytest
 from scipy.stats import norm
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import InvalidParameterError
 
 from threshold_choice.models.trees import (
     C45Tree,
@@ -397,6 +398,24 @@ def test_set_params_changes_behaviour() -> None:
     model = C45Tree()
     assert model.fit(X, y).tree_.is_leaf
     assert not model.set_params(unpruned=True).fit(X, y).tree_.is_leaf
+
+
+@pytest.mark.parametrize("params", [
+    {"confidence": 5}, {"confidence": 0}, {"confidence": 1.0}, {"confidence": float("nan")},
+    {"confidence": "0.25"}, {"min_leaf": "abc"}, {"min_leaf": 0}, {"min_leaf": 2.0},
+    {"unpruned": "no"}, {"laplace": 1}, {"subtree_raising": None}, {"collapse_tree": "true"},
+])
+def test_invalid_parameters_are_refused_at_fit(params: dict) -> None:
+    X, y = _one_split_data((4, 9), (4, 3))
+    with pytest.raises(InvalidParameterError, match=f"'{next(iter(params))}' parameter of C45Tree"):
+        C45Tree(**params).fit(X, y)
+
+
+def test_valid_parameter_types_are_accepted() -> None:
+    X, y = _one_split_data((4, 9), (4, 3))
+    C45Tree(confidence=np.float32(0.25), min_leaf=np.int64(2), unpruned=np.True_).fit(X, y)
+    DecisionStump().fit(X, y)
+    assert DecisionStump().get_params() == {}
 
 
 def test_dataframe_feature_names_and_column_order() -> None:

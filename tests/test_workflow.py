@@ -126,6 +126,34 @@ def test_changing_gammas_reevaluates_without_retraining(tiny_run):
     assert "rule score" not in out
 
 
+def planned_jobs(out: str) -> dict[str, int]:
+    """``{rule: count}`` from the job table of a ``--dry-run``."""
+    counts: dict[str, int] = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit() and parts[0] != "total":
+            counts[parts[0]] = int(parts[1])
+    return counts
+
+
+def test_editing_one_models_entry_retrains_that_model_only(tiny_run, tmp_path):
+    _, config, _ = tiny_run
+    registry = yaml.safe_load((REPO / "config" / "models.yaml").read_text())
+    for entry in registry["models"]:
+        if entry["name"] == "J48":
+            entry["params"] = {"confidence": 0.1}
+    registry["models"].append({"name": "Unused", "estimator": "sklearn.naive_bayes:GaussianNB"})
+    (tmp_path / "models.yaml").write_text(yaml.safe_dump(registry))
+    changed = yaml.safe_load(config.read_text())
+    changed["models"]["registry"] = str(tmp_path / "models.yaml")
+    (tmp_path / "changed.yaml").write_text(yaml.safe_dump(changed))
+    proc = snakemake("--dry-run", config_file=tmp_path / "changed.yaml")
+    jobs = planned_jobs(proc.stdout + proc.stderr)
+    # J48 on the two datasets; NB and Prior, same entries in another file, are kept
+    assert jobs.get("score") == 2, proc.stdout[-3000:]
+    assert jobs.get("evaluate") == 2
+
+
 def test_dry_run_of_the_full_default_config_plans_every_job():
     proc = snakemake(
         "--dry-run", "--quiet", "rules", "--config", "results=/tmp/threshold-choice-dry-run"

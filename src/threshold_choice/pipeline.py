@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -152,20 +152,34 @@ def step_score(
     splits_csv: Path | str,
     model: str,
     *,
-    registry: Path | str,
+    entry: Mapping[str, Any] | None = None,
+    registry: Path | str | None = None,
     out_scores: Path | str,
     out_timings: Path | str,
     seed: int,
 ) -> None:
-    """Fit ``model`` on every split of one dataset; write its train and test scores."""
+    """Fit ``model`` on every split of one dataset; write its train and test scores.
+
+    The model is its registry ``entry`` (a mapping, as the workflow passes it) or, without
+    one, the entry named ``model`` in the ``registry`` file."""
     from threshold_choice.datasets import load_prepared
-    from threshold_choice.models.registry import import_estimator, load_model_registry
+    from threshold_choice.models.registry import (
+        import_estimator,
+        load_model_registry,
+        model_spec_from_entry,
+    )
     from threshold_choice.scores import score_model, write_scores
 
-    # only this model is constructed and checked (the whole file is still schema-validated)
-    specs = load_model_registry(Path(registry), only=[model])
+    if entry is not None:
+        if entry.get("name") != model:
+            raise UserError(f"score job of model {model!r} got the entry of {entry.get('name')!r}")
+        spec = model_spec_from_entry(entry)
+    elif registry is not None:
+        # only this model is constructed and checked (the whole file is still validated)
+        spec = load_model_registry(Path(registry), only=[model])[model]
+    else:
+        raise UserError("step_score needs the model's registry entry or the registry file")
     data = load_prepared(Path(prepared))
-    spec = specs[model]
     if "class_order" in inspect.signature(import_estimator(spec.estimator, model=model)).parameters:
         # Weka sees the class values in the ARFF's declared order (ties follow it)
         order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)

@@ -1,5 +1,8 @@
 # Shared helpers of the rules: paths, wildcards and the configuration check.
+import json
 import os
+
+import yaml
 
 from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
@@ -11,6 +14,14 @@ except UserError as exc:
     raise WorkflowError(str(exc)) from None
 
 R = config["results"]
+# Each score job depends on its own model's registry entry (a param), not on the registry
+# file: adding or editing one model re-trains that model only.
+# Keys are sorted so that the same entry written in another order is the same param.
+with open(config["models"]["registry"], encoding="utf-8") as _fh:
+    MODEL_ENTRIES = {
+        m["name"]: json.loads(json.dumps(m, sort_keys=True))
+        for m in yaml.safe_load(_fh)["models"]
+    }
 DATASETS = config["datasets"]
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]

@@ -6,12 +6,12 @@ rule score:
     input:
         parquet=f"{R}/data/{{dataset}}.parquet",
         splits=f"{R}/splits/{{dataset}}.csv",
-        registry=config["models"]["registry"],
     output:
         scores=f"{R}/scores/{{dataset}}/{{model}}.parquet",
         timings=f"{R}/scores/{{dataset}}/{{model}}.timings.csv",
     params:
         seed=config["models"].get("seed", 0),
+        entry=lambda wildcards: MODEL_ENTRIES[wildcards.model],
     conda:
         "../../environment.yml"
     log:

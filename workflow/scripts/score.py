@@ -7,7 +7,7 @@ with log_to(snakemake.log[0]):
         snakemake.input.parquet,
         snakemake.input.splits,
         snakemake.wildcards.model,
-        registry=snakemake.input.registry,
+        entry=snakemake.params.entry,
         out_scores=snakemake.output.scores,
         out_timings=snakemake.output.timings,
         seed=snakemake.params.seed,

@@ -248,6 +248,33 @@ def parse_delimited(text: str, fmt: dict[str, Any], *, source: str) -> Table:
     return Table(tuple(columns))
 
 
+# Unix ``compress`` (LZW) files start with these two bytes; UCI still ships some data so.
+_Z_MAGIC = b"\x1f\x9d"
+
+
+def uncompress_z(raw: bytes) -> bytes:
+    """``raw`` decompressed when it is a Unix ``compress`` (``.Z``) stream, else unchanged.
+
+    Raises ``ValueError`` on a corrupt stream."""
+    if not raw.startswith(_Z_MAGIC):
+        return raw
+    import unlzw3
+
+    try:
+        return bytes(unlzw3.unlzw(raw))
+    except Exception as exc:  # unlzw3 raises several types on bad input
+        raise ValueError(f"corrupt .Z stream: {exc}") from None
+
+
+def read_archive_member(path: Path, member: str) -> bytes:
+    """One member of a zip archive; ``KeyError`` (with a readable message) when absent."""
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        if member not in names:
+            raise KeyError(f"lacks {member!r} (it has {names[:10]})")
+        return archive.read(member)
+
+
 def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
                    backoff: float = 1.0) -> SourceResult:
     """Download (or reuse from ``cache_dir/uci``) the UCI file over HTTP and map it."""
@@ -263,16 +290,22 @@ def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
             f"a folder holding {spec.mirror_file} and its SHA256SUMS line."
         ) from None
     member = source.uci_format.get("member")
-    if member:
-        with zipfile.ZipFile(dest) as archive:
-            if member not in archive.namelist():
-                raise SourceUnavailableError(
-                    f"{spec.name}: archive {source.url} lacks {member!r} (it has "
-                    f"{archive.namelist()[:10]}). Correct format.member in config/datasets.yaml."
-                )
-            raw = archive.read(member)
-    else:
-        raw = dest.read_bytes()
+    try:
+        raw = read_archive_member(dest, member) if member else dest.read_bytes()
+        raw = uncompress_z(raw)
+    except (zipfile.BadZipFile, ValueError) as exc:
+        # a truncated or non-archive download (e.g. an HTML error page) must not be reused
+        dest.unlink(missing_ok=True)
+        raise SourceUnavailableError(
+            f"{spec.name}: the download of {source.url} is not a valid "
+            f"{'zip archive' if member else 'data file'} ({exc}); the cached copy {dest} was "
+            "deleted. Try again, or pass --mirror DIR."
+        ) from None
+    except KeyError as exc:
+        raise SourceUnavailableError(
+            f"{spec.name}: archive {source.url} {exc.args[0]}. Correct format.member in "
+            "config/datasets.yaml."
+        ) from None
     text = raw.decode("latin-1")
     table = parse_delimited(text, dict(source.uci_format), source=f"{spec.name} ({source.url})")
     table = apply_transforms(table, source.transforms)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Literal
+from numbers import Integral
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from threshold_choice.models.preprocessing import FloatArray, WekaLikeClassifier
+from threshold_choice.models.preprocessing import ClassOrder, FloatArray, WekaLikeClassifier
 
 __all__ = ["WekaIBk", "weka_distances"]
 
@@ -102,14 +105,17 @@ class WekaIBk(WekaLikeClassifier):
 
     Probabilities (``IBk.makeDistribution``): every class starts at ``1 / n_train`` and each
     neighbour adds 1 to its class; normalised by the total (the additions are done one by one
-    in floating point, as Weka does). ``predict`` takes the larger one (class 0 on a tie).
+    in floating point, as Weka does). ``predict`` (the paper's crisp IBK1 score) takes the
+    larger one; on a tie of votes (e.g. two equidistant nearest neighbours of different
+    classes) it takes, as Weka's ``classifyInstance``, the class declared first in the ARFF
+    header, ``class_order[0]``. ``predict_proba`` (IBK10's score) does not depend on
+    ``class_order``.
 
     Differences from Weka: Weka keeps the widened ranges across separate prediction calls
     (the authors predicted the training part, then the test part, with one model object), so
     test rows there were also normalised with ranges widened by training rows that had missing
     values and were left out of fitting; here every call starts again from the fitted ranges.
-    On a tie of votes (``predict``) Weka takes the first class in ARFF declaration order,
-    here class 0. Instance weights are not supported.
+    Instance weights are not supported.
 
     Parameters
     ----------
@@ -119,26 +125,32 @@ class WekaIBk(WekaLikeClassifier):
         ``"sequential"`` (Weka) or ``"training"``.
     chunk_size:
         Query rows per distance block (memory: ``chunk_size * n_train`` floats a few times).
+    class_order:
+        The labels (1 = majority class) in the order the ARFF header declares the class
+        values, ``(0, 1)`` or ``(1, 0)``, as for the Weka backend; only ``predict``'s
+        tie-breaking depends on it. Default ``(0, 1)`` (ties go to class 0, the minority
+        class); the pipeline passes each dataset's own order.
+
+    Invalid parameter values raise scikit-learn's ``InvalidParameterError`` in ``fit`` (and
+    when the model registry is loaded).
     """
 
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "range_update": [StrOptions({"sequential", "training"})],
+        "chunk_size": [Interval(Integral, 1, None, closed="left")],
+        "class_order": [ClassOrder()],
+    }
+
     def __init__(self, n_neighbors: int = 1, range_update: RangeUpdate = "sequential",
-                 chunk_size: int = 256) -> None:
+                 chunk_size: int = 256, class_order: tuple[int, int] = (0, 1)) -> None:
         self.n_neighbors = n_neighbors
         self.range_update = range_update
         self.chunk_size = chunk_size
+        self.class_order = class_order
 
-    def _validate_params(self) -> None:
-        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be an int >= 1, got {self.n_neighbors!r}")
-        if self.range_update not in ("sequential", "training"):
-            raise ValueError(
-                f"range_update must be 'sequential' or 'training', got {self.range_update!r}"
-            )
-        if not (isinstance(self.chunk_size, (int, np.integer)) and self.chunk_size >= 1):
-            raise ValueError(f"chunk_size must be an int >= 1, got {self.chunk_size!r}")
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: pd.DataFrame, y: NDArray[np.int64]) -> WekaIBk:
-        self._validate_params()
         V, t = self._fit_input(X, y)
         self.train_ = V
         self.y_ = t

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
 from .trees import (
     _SMALL,
+    C45_PARAMETER_CONSTRAINTS,
     C45Split,
     FeatureSchema,
     FloatArray,
@@ -236,11 +237,23 @@ class PART(ClassifierMixin, BaseEstimator):
     could in principle break differently); unseen categories at prediction are treated
     as missing; only the default C4.5-pruned variant (no ``-U``, ``-R``, ``-B``, ``-J``).
 
+    Parameters
+    ----------
+    confidence : float in (0, 1), default 0.25
+        Weka's ``-C``, the confidence of the pessimistic error estimate.
+    min_leaf : int >= 1, default 2
+        Weka's ``-M``, the minimum weight of instances per rule / split branch.
+
+    Invalid values raise scikit-learn's ``InvalidParameterError`` in ``fit`` (and when the
+    model registry is loaded).
+
     Attributes
     ----------
     rules_ : list of :class:`Rule`, in order.
     classes_, schema_, n_features_in_, feature_names_in_ : as in :class:`.trees.C45Tree`.
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = dict(C45_PARAMETER_CONSTRAINTS)
 
     def __init__(self, confidence: float = 0.25, min_leaf: int = 2) -> None:
         self.confidence = confidence
@@ -252,9 +265,8 @@ class PART(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> PART:
-        if not 0 < self.confidence < 1:
-            raise ValueError("confidence must be in (0, 1)")
         schema, xf = fit_schema(X)
         yk, classes = encode_target(y)
         if yk.size != xf.shape[0]:

@@ -22,12 +22,14 @@ The Weka filters here (:class:`WekaAttributeEncoder`) follow
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from numbers import Integral
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Options, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from threshold_choice.errors import UserError
@@ -222,8 +224,15 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         value / first category).
 
     Statistics are computed on the rows given to ``fit``; output column order: the features
-    in frame order, a nominal one expanded in place when one-hot encoded.
+    in frame order, a nominal one expanded in place when one-hot encoded. Invalid parameter
+    values raise scikit-learn's ``InvalidParameterError`` in ``fit``.
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        "one_hot": ["boolean"],
+        "scale": [StrOptions({"none", "minmax", "standard"})],
+        "impute": [StrOptions({"none", "mean", "most_frequent"})],
+    }
 
     def __init__(self, one_hot: bool = False, scale: ScaleKind = "none",
                  impute: ImputeKind = "none") -> None:
@@ -231,15 +240,8 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         self.scale = scale
         self.impute = impute
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: pd.DataFrame, y: Any = None) -> TabularEncoder:
-        if self.scale not in ("none", "minmax", "standard"):
-            raise UserError(
-                f"TabularEncoder: scale must be none|minmax|standard, got {self.scale!r}"
-            )
-        if self.impute not in ("none", "mean", "most_frequent"):
-            raise UserError(
-                f"TabularEncoder: impute must be none|mean|most_frequent, got {self.impute!r}"
-            )
         self.schema_ = frame_schema(X)
         V = frame_to_matrix(X, self.schema_)
         nominal = self.schema_.nominal
@@ -299,12 +301,34 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
 # ---------------------------------------------------------------------------
 
 
+class ClassOrder(Options):
+    """Parameter constraint of ``class_order``: ``(0, 1)`` or ``(1, 0)`` (a tuple or a list,
+    as YAML gives it; int labels, not bools)."""
+
+    def __init__(self) -> None:
+        super().__init__(tuple, {(0, 1), (1, 0)})
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        if not isinstance(val, tuple | list) or len(val) != 2:
+            return False
+        if any(isinstance(v, bool | np.bool_) or not isinstance(v, Integral) for v in val):
+            return False
+        return (int(val[0]), int(val[1])) in self.options
+
+    def __str__(self) -> str:
+        return "(0, 1) or (1, 0) (the labels in the declared order of the class values)"
+
+
 class WekaLikeClassifier(ClassifierMixin, BaseEstimator):
     """Shared input handling of the Weka-like models (see the module docstring).
 
-    ``classes_`` is ``[0, 1]``; ``predict`` returns the class of the larger probability,
-    class 0 on an exact tie (Weka's ``Utils.maxIndex`` takes the first class in the ARFF
-    declaration order, which the models do not know; see each model's docstring).
+    ``classes_`` is ``[0, 1]``; ``predict`` returns the class of the larger probability. On
+    an exact tie it returns, as Weka's ``classifyInstance`` (``Utils.maxIndex`` takes the
+    first of equal entries of the distribution, whose entries follow the ARFF declaration
+    order of the class values), the class declared first: ``class_order[0]`` for a model
+    with a ``class_order`` parameter (``(0, 1)``: minority label declared first, ``(1, 0)``:
+    majority label first; the pipeline sets it from the dataset's header), class 0 for a
+    model without one.
     """
 
     def _fit_input(self, X: pd.DataFrame, y: Any) -> tuple[FloatArray, NDArray[np.int64]]:
@@ -320,9 +344,16 @@ class WekaLikeClassifier(ClassifierMixin, BaseEstimator):
         check_same_schema(X, self.schema_, type(self).__name__)
         return frame_to_matrix(X, self.schema_)
 
+    def _first_declared_label(self) -> int:
+        """The label Weka gives a tie of probabilities: the class declared first."""
+        order = getattr(self, "class_order", (0, 1))
+        return int(order[0])
+
     def predict_proba(self, X: pd.DataFrame) -> FloatArray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def predict(self, X: pd.DataFrame) -> NDArray[np.int64]:
         proba = self.predict_proba(X)
-        return self.classes_[np.where(proba[:, 1] > proba[:, 0], 1, 0)]
+        tie = proba[:, 1] == proba[:, 0]
+        ones = (proba[:, 1] > proba[:, 0]) | (tie & (self._first_declared_label() == 1))
+        return self.classes_[ones.astype(np.intp)]

@@ -61,6 +61,7 @@ __all__ = [
     "check_model_spec",
     "import_estimator",
     "load_model_registry",
+    "model_spec_from_entry",
     "score_method",
     "seed_for_split",
 ]
@@ -177,8 +178,8 @@ def _run_own_validation(est: Any, spec: ModelSpec) -> None:
         validate()
     except (ValueError, TypeError) as exc:
         raise UserError(
-            f"model {spec.name!r}: invalid parameter value for {spec.estimator}: {exc}. "
-            "Fix the params."
+            f"model {spec.name!r}: invalid parameter value for {spec.estimator}: "
+            f"{str(exc).rstrip('.')}. Fix the params."
         ) from None
 
 
@@ -303,6 +304,29 @@ def load_model_registry(
     for spec in specs.values():
         check_model_spec(spec)
     return specs
+
+
+def model_spec_from_entry(
+    raw: Mapping[str, Any], *, schema_path: Path | str | None = None
+) -> ModelSpec:
+    """One registry entry (a mapping as in the YAML file), validated against the schema and
+    checked like :func:`load_model_registry` does. The workflow passes each score job its own
+    entry, so editing one model re-trains that model only."""
+    schema = _read_yaml(
+        Path(schema_path) if schema_path is not None else DEFAULT_MODELS_SCHEMA,
+        "model registry schema",
+    )
+    doc = {"format_version": 1, "models": [dict(raw)]}
+    try:
+        jsonschema.validate(doc, schema)
+    except jsonschema.ValidationError as exc:
+        raise UserError(
+            f"model entry {raw.get('name')!r} breaks the registry schema: {exc.message}. "
+            "Fix the entry."
+        ) from None
+    spec = _spec(raw)
+    check_model_spec(spec)
+    return spec
 
 
 def seed_for_split(seed: int, split: int) -> int:

@@ -38,13 +38,15 @@ import math
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from numbers import Integral, Real
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 from scipy.stats import norm
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 FloatArray = NDArray[np.float64]
@@ -55,6 +57,12 @@ BoolArray = NDArray[np.bool_]
 _SMALL = 1e-6
 _LN2 = math.log(2.0)
 _MAX = float(np.finfo(np.float64).max)  # Java's Double.MAX_VALUE
+
+#: scikit-learn parameter constraints shared by J48 and PART (``-C`` and ``-M``).
+C45_PARAMETER_CONSTRAINTS: dict[str, list[Any]] = {
+    "confidence": [Interval(Real, 0, 1, closed="neither")],
+    "min_leaf": [Interval(Integral, 1, None, closed="left")],
+}
 
 
 @contextlib.contextmanager
@@ -794,6 +802,25 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     switching off the MDL correction or the move of split points onto data values.
     ``sample_weight`` plays the role of Weka's instance weights.
 
+    Parameters
+    ----------
+    confidence : float in (0, 1), default 0.25
+        Weka's ``-C``, the confidence of the pessimistic error estimate used in pruning
+        (checked even when ``unpruned``).
+    min_leaf : int >= 1, default 2
+        Weka's ``-M``, the minimum weight of instances in at least two branches of a split.
+    unpruned : bool, default False
+        Weka's ``-U``: no error-based pruning.
+    laplace : bool, default False
+        Weka's ``-A``: Laplace-smoothed leaf probabilities.
+    subtree_raising : bool, default True
+        ``False`` is Weka's ``-S``.
+    collapse_tree : bool, default True
+        ``False`` is Weka's ``-O``.
+
+    Invalid values (e.g. a string for a bool) raise scikit-learn's ``InvalidParameterError``
+    in ``fit`` (and when the model registry is loaded).
+
     Attributes
     ----------
     classes_ : ndarray of the class labels (column order of ``predict_proba``).
@@ -801,6 +828,14 @@ class C45Tree(ClassifierMixin, BaseEstimator):
     schema_ : :class:`FeatureSchema` of the training features.
     n_features_in_, feature_names_in_ : as in scikit-learn.
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
+        **C45_PARAMETER_CONSTRAINTS,
+        "unpruned": ["boolean"],
+        "laplace": ["boolean"],
+        "subtree_raising": ["boolean"],
+        "collapse_tree": ["boolean"],
+    }
 
     def __init__(
         self,
@@ -824,10 +859,9 @@ class C45Tree(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> C45Tree:
         """Grow (and unless ``unpruned``, prune) the tree; rows may have missing values."""
-        if not 0 < self.confidence < 1:
-            raise ValueError("confidence must be in (0, 1)")
         schema, xf = fit_schema(X)
         yk, classes = encode_target(y)
         if yk.size != xf.shape[0]:
@@ -929,7 +963,11 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
     same way; floating-point sums vectorised). Weka's ZeroR fallback for data without
     attributes is not provided (fitting with no features raises). Unseen categories at
     prediction time are treated as missing.
+
+    No parameters (Weka's DecisionStump has none that matter here).
     """
+
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -937,6 +975,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> DecisionStump:
         schema, xf = fit_schema(X)
         yk, classes = encode_target(y)
