@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -27,3 +28,21 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.fail(f"{SHARED} is missing: the tests need ../shared beside the repository")
     return SHARED
+
+
+@pytest.fixture(scope="module")
+def jvm() -> None:
+    """Start the JVM of the Weka backend once; skip (with the reason) only if
+    python-weka-wrapper3 or a Java runtime is absent."""
+    if importlib.util.find_spec("jpype") is None or importlib.util.find_spec("weka") is None:
+        pytest.skip("python-weka-wrapper3 not installed: pip install .[weka]")
+    import jpype
+
+    if not jpype.isJVMStarted():
+        try:
+            jpype.getDefaultJVMPath()
+        except Exception as exc:
+            pytest.skip(f"Java runtime not found: {exc}")
+    from threshold_choice.models.weka import ensure_jvm
+
+    ensure_jvm()

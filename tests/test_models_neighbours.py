@@ -5,7 +5,6 @@ through the Weka backend, skipped only where Java or python-weka-wrapper3 is abs
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 from dataclasses import replace
 from pathlib import Path
@@ -215,24 +214,6 @@ def test_bad_parameters_are_refused_at_fit(params: dict) -> None:
     X, y, _ = _tie_data()
     with pytest.raises(InvalidParameterError, match=next(iter(params))):
         WekaIBk(**params).fit(X, y)
-
-
-@pytest.fixture(scope="module")
-def jvm() -> None:
-    """Start the JVM once; skip (with the reason) only if the wrapper or Java is absent
-    (as tests/test_models_weka.py)."""
-    if importlib.util.find_spec("jpype") is None or importlib.util.find_spec("weka") is None:
-        pytest.skip("python-weka-wrapper3 not installed: pip install .[weka]")
-    import jpype
-
-    if not jpype.isJVMStarted():
-        try:
-            jpype.getDefaultJVMPath()
-        except Exception as exc:
-            pytest.skip(f"Java runtime not found: {exc}")
-    from threshold_choice.models.weka import ensure_jvm
-
-    ensure_jvm()
 
 
 def _arff_frame(dataset: str) -> tuple[pd.DataFrame, pd.Series]:

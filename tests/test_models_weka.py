@@ -7,7 +7,6 @@ session (a JVM cannot be restarted in a process).
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
 import subprocess
 import sys
@@ -26,21 +25,6 @@ from threshold_choice.models.weka import (
     paper_weka_model,
     weka_version,
 )
-
-
-@pytest.fixture(scope="module")
-def jvm() -> None:
-    """Start the JVM once; skip (with the reason) only if the wrapper or Java is absent."""
-    if importlib.util.find_spec("jpype") is None or importlib.util.find_spec("weka") is None:
-        pytest.skip("python-weka-wrapper3 not installed: pip install .[weka]")
-    import jpype
-
-    if not jpype.isJVMStarted():
-        try:
-            jpype.getDefaultJVMPath()
-        except Exception as exc:
-            pytest.skip(f"Java runtime not found: {exc}")
-    ensure_jvm()
 
 
 def nominal(values: list[str | None], categories: list[str]) -> pd.Categorical:
