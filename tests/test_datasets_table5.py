@@ -76,3 +76,27 @@ def test_cli_reports_an_unknown_dataset_as_a_user_error(tmp_path, capsys):
     code = main(["datasets", "prepare", "--name", "iris", "--out", str(tmp_path)])
     assert code == 2
     assert "unknown dataset 'iris'" in capsys.readouterr().err
+
+
+def test_configured_mirror_resolves_data_mirror_relative_to_the_repository(tmp_path):
+    from threshold_choice.datasets.registry import configured_mirror
+
+    repo = tmp_path / "repo"
+    (repo / "config").mkdir(parents=True)
+    (tmp_path / "mirror").mkdir()
+    config = repo / "config" / "config.yaml"
+    config.write_text("data:\n  mirror: ../mirror\n")
+    assert configured_mirror(config) == (tmp_path / "mirror").resolve()
+    config.write_text("data:\n  mirror: ../absent\n")
+    assert configured_mirror(config) is None
+    config.write_text("data:\n  mirror: null\n")
+    assert configured_mirror(config) is None
+
+
+def test_cli_prepare_uses_the_configured_mirror_by_default(tmp_path, monkeypatch):
+    import threshold_choice.datasets.cli as datasets_cli
+
+    monkeypatch.setattr(datasets_cli, "configured_mirror", lambda: SHARED / "datasets")
+    out = tmp_path / "prepared"
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(out)]) == 0
+    assert load_prepared(out / "haberman.parquet").meta["source"]["kind"] == "mirror"

@@ -24,6 +24,23 @@ from threshold_choice.datasets.transforms import expand_names
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_REGISTRY = REPO_ROOT / "config" / "datasets.yaml"
 DEFAULT_SCHEMA = REPO_ROOT / "config" / "schemas" / "datasets.schema.yaml"
+DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
+
+
+def configured_mirror(config_path: Path | None = None) -> Path | None:
+    """The workflow's mirror folder (``data.mirror`` of ``config/config.yaml``, relative to
+    the repository root) when it exists, else ``None``: the command-line tools use it by
+    default, as the workflow does."""
+    path = Path(config_path) if config_path is not None else DEFAULT_CONFIG
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        mirror = (config.get("data") or {}).get("mirror")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return None
+    if not mirror:
+        return None
+    folder = Path(mirror) if Path(mirror).is_absolute() else path.parent.parent / mirror
+    return folder.resolve() if folder.is_dir() else None
 
 
 @dataclass(frozen=True)

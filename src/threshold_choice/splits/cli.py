@@ -108,7 +108,10 @@ def _run(args: argparse.Namespace) -> int:
     elif args.prepared is not None:
         column = labels_from_prepared(Path(args.prepared))
     else:
-        column = labels_from_registry(args.dataset, mirror=args.mirror, cache=args.cache,
+        from threshold_choice.datasets.registry import configured_mirror
+
+        mirror = None if args.no_mirror else (args.mirror or configured_mirror())
+        column = labels_from_registry(args.dataset, mirror=mirror, cache=args.cache,
                                       registry=args.registry)
     splitter = get_splitter(args.splitter)
     splits = make_splits(column.labels, column.levels, splitter, iterations=args.iterations)
@@ -141,7 +144,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--iterations", type=int, default=10, help="number of splits (default 10)")
     parser.add_argument("--mirror", type=Path, default=None, metavar="DIR",
                         help="folder of the paper's ARFF files (+ SHA256SUMS), tried before "
-                             "OpenML/UCI when the dataset is read from the registry")
+                             "OpenML/UCI when the dataset is read from the registry (default: "
+                             "data.mirror of config/config.yaml, when that folder exists)")
+    parser.add_argument("--no-mirror", action="store_true",
+                        help="ignore any mirror: fetch from OpenML/UCI")
     parser.add_argument("--cache", type=Path, default=None, metavar="DIR",
                         help="download cache for OpenML/UCI (default: a temporary folder)")
     parser.add_argument("--registry", type=Path, default=None, metavar="YAML",
