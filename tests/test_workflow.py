@@ -30,8 +30,8 @@ TINY = {
 }
 
 
-def snakemake(*args: str, config_file: Path | None = None, check: bool = True):
-    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--nolock", *args]
+def snakemake(*args: str, config_file: Path | None = None, check: bool = True, cores: int = 2):
+    cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--nolock", *args]
     if config_file is not None:
         cmd += ["--configfile", str(config_file)]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
@@ -152,6 +152,39 @@ def test_editing_one_models_entry_retrains_that_model_only(tiny_run, tmp_path):
     # J48 on the two datasets; NB and Prior, same entries in another file, are kept
     assert jobs.get("score") == 2, proc.stdout[-3000:]
     assert jobs.get("evaluate") == 2
+
+
+def test_outputs_are_byte_identical_whatever_the_number_of_cores(tiny_run, tmp_path):
+    results, _, _ = tiny_run
+    config = write_config(tmp_path)
+    snakemake("collect_runs", config_file=config, cores=1)
+    ours = tmp_path / "results"
+    for dataset in TINY["datasets"]:
+        for model in TINY["models"]["use"]:
+            name = Path("scores") / dataset / f"{model}.parquet"
+            assert (ours / name).read_bytes() == (results / name).read_bytes(), name
+    assert (ours / "runs.parquet").read_bytes() == (results / "runs.parquet").read_bytes()
+
+
+def test_a_model_added_through_config_only_is_trained_and_evaluated(tmp_path):
+    registry = yaml.safe_load((REPO / "config" / "models.yaml").read_text())
+    registry["models"].append({
+        "name": "GNB",
+        "estimator": "sklearn.naive_bayes:GaussianNB",
+        "preprocessing": {"one_hot": True, "impute": "most_frequent"},
+    })
+    (tmp_path / "models.yaml").write_text(yaml.safe_dump(registry))
+    config = write_config(
+        tmp_path,
+        datasets=["hepatitis"],  # nominal features and missing values
+        models={"registry": str(tmp_path / "models.yaml"), "use": ["GNB"], "baselines": []},
+    )
+    snakemake("collect_runs", config_file=config)
+    runs = pd.read_parquet(tmp_path / "results" / "runs.parquet")
+    assert set(runs["model"]) == {"GNB"} and set(runs["split"]) == {1, 2}
+    assert runs["loss"].between(0, 2).all() and runs["AUC"].between(0.5, 1).all()
+    scores = pd.read_parquet(tmp_path / "results" / "scores" / "hepatitis" / "GNB.parquet")
+    assert scores["score"].between(0, 1).all() and scores["score"].nunique() > 10
 
 
 def test_dry_run_of_the_full_default_config_plans_every_job():
