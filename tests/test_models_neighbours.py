@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.utils._param_validation import InvalidParameterError
 
+from tests.conftest import SHARED
 from threshold_choice.models.neighbours import WekaIBk
 from threshold_choice.models.registry import load_model_registry
 from threshold_choice.scores import score_model
 
-_DATASETS = Path("/work/shared/datasets")
+_DATASETS = SHARED / "datasets"
 
 
 def _cat(values: list[str], cats: list[str]) -> pd.Series:
@@ -233,7 +233,7 @@ def _arff_frame(dataset: str) -> tuple[pd.DataFrame, pd.Series]:
 
 
 @pytest.mark.skipif(not (_DATASETS / "breast-cancer.arff").is_file(),
-                    reason="needs /work/shared/datasets/breast-cancer.arff")
+                    reason="needs ../shared/datasets/breast-cancer.arff")
 def test_ibk1_crisp_scores_equal_wekas_with_ties(jvm: None) -> None:
     from threshold_choice.models.weka import WekaClassifier, paper_weka_model
     from threshold_choice.splits.core import RSplitter
