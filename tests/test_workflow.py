@@ -204,6 +204,14 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
         ({"evaluation": {"gammas": [-1], "methods": ["test-optimal"]}}, "gammas"),
         ({"splits": {"splitter": "sklearn"}}, "splitter"),
         ({"evaluation": {"gammas": ["inf"], "methods": ["test-optimal"]}}, "lacks train-optimal"),
+        (
+            {"evaluation": {"gammas": [0], "methods": ["test-optimal"], "tie_breaking": "r"}},
+            "tie_breaking",
+        ),
+        (
+            {"evaluation": {"gammas": [0], "methods": ["rate-driven"], "rate_threshold_offset": 0}},
+            "rate_threshold_offset",
+        ),
     ],
 )
 def test_invalid_config_is_rejected_with_a_clear_error(tmp_path, override, message):

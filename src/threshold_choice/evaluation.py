@@ -21,7 +21,15 @@ from numpy.typing import ArrayLike
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat, expected_loss
-from threshold_choice.methods import GAMMA_AWARE, METHODS, NEEDS_TRAIN, Selection, make_selection
+from threshold_choice.methods import (
+    GAMMA_AWARE,
+    METHODS,
+    NEEDS_TRAIN,
+    TIE_BREAKING,
+    Selection,
+    TieBreaking,
+    make_selection,
+)
 from threshold_choice.metrics import compute_metrics
 from threshold_choice.uncertainty import PAPER_GRID_SIZE, format_gamma, parse_gamma
 
@@ -37,6 +45,13 @@ class LossSettings:
     estimator: Estimator = "exact"
     grid_size: int = PAPER_GRID_SIZE
     seed: int = 0
+    #: rate-driven thresholds ``u_k - offset`` as in the authors' code (``1e-7`` in paper-exact
+    #: mode); ``None``: the exact adjacent-line interpolation (see ``methods.rate_driven``)
+    rate_threshold_offset: float | None = None
+    #: ``"authors"``: test- and train-optimal break exact ties between cost lines at a grid
+    #: point as the authors' floating-point arithmetic did (paper-exact mode; see
+    #: ``methods._selection_heights``); ``"project"``: the project's arithmetic
+    tie_breaking: TieBreaking = "project"
 
     def __post_init__(self) -> None:
         if self.estimator not in ESTIMATORS:
@@ -45,6 +60,14 @@ class LossSettings:
             )
         if self.grid_size < 1:
             raise UserError(f"grid_size must be >= 1, got {self.grid_size}")
+        if self.tie_breaking not in TIE_BREAKING:
+            raise UserError(
+                f"tie_breaking must be one of {', '.join(TIE_BREAKING)}, got {self.tie_breaking!r}"
+            )
+        if self.rate_threshold_offset is not None and not self.rate_threshold_offset > 0:
+            raise UserError(
+                f"rate_threshold_offset must be > 0 or None, got {self.rate_threshold_offset}"
+            )
 
 
 def _draw_seed(seed: int, gamma: float) -> list[int]:
@@ -82,8 +105,14 @@ def expected_losses(
             f"{needs} select(s) thresholds on training scores: give the training scores"
         )
 
+    options = {
+        "rate_threshold_offset": settings.rate_threshold_offset,
+        "tie_breaking": settings.tie_breaking,
+    }
     fixed: dict[str, Selection] = {
-        m: make_selection(m, test, train=train) for m in methods if m not in GAMMA_AWARE
+        m: make_selection(m, test, train=train, **options)  # type: ignore[arg-type]
+        for m in methods
+        if m not in GAMMA_AWARE
     }
     rows = []
     for gamma in gammas:
@@ -92,7 +121,9 @@ def expected_losses(
             c_hat = draw_c_hat(gamma, settings.grid_size, _draw_seed(settings.seed, gamma))
             uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
         for method in methods:
-            sel = fixed.get(method) or make_selection(method, test, train=train, gamma=gamma)
+            sel = fixed.get(method) or make_selection(
+                method, test, train=train, gamma=gamma, **options  # type: ignore[arg-type]
+            )
             draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
             loss = expected_loss(
                 sel, gamma, estimator=settings.estimator, grid_size=settings.grid_size, c_hat=draws
@@ -141,7 +172,9 @@ def _run_loss(args: argparse.Namespace) -> int:
         m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
     ]
     gammas = [parse_gamma(g) for g in (args.gamma or PAPER_GAMMAS)]
-    settings = LossSettings(args.estimator, args.grid_size, args.seed)
+    settings = LossSettings(
+        args.estimator, args.grid_size, args.seed, args.rate_threshold_offset, args.tie_breaking
+    )
     losses = expected_losses(
         labels,
         scores,
@@ -204,5 +237,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="grid of true costs (grid, montecarlo)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the montecarlo draws")
+    parser.add_argument(
+        "--rate-threshold-offset",
+        type=float,
+        default=None,
+        metavar="DELTA",
+        help="rate-based methods: realise each line with the threshold (distinct score - DELTA) "
+        "as the authors' code did (1e-7 in paper mode); default: exact interpolation",
+    )
+    parser.add_argument(
+        "--tie-breaking",
+        choices=TIE_BREAKING,
+        default="project",
+        help="test-/train-optimal at grid points: break exact ties between cost lines with "
+        "the authors' floating-point arithmetic (authors) or the project's (default)",
+    )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run_loss)

@@ -31,6 +31,9 @@ from threshold_choice.errors import UserError
 
 FloatArray = NDArray[np.float64]
 Closed = Literal["left", "right"]
+#: how the optimal methods compute line heights when they select at individual points
+TieBreaking = Literal["project", "authors"]
+TIE_BREAKING: tuple[str, ...] = ("project", "authors")
 
 #: the method names accepted by :func:`make_selection` and the CLI, in display order
 METHODS: tuple[str, ...] = (
@@ -179,31 +182,61 @@ def _optimal_lines(lines: CostLines) -> tuple[NDArray[np.intp], FloatArray]:
     return line_idx, values
 
 
+def _selection_heights(
+    lines: CostLines, tie_breaking: TieBreaking
+) -> tuple[FloatArray, FloatArray]:
+    """Line heights at ``c = 0`` and ``c = 1`` as the point selection computes them.
+
+    ``"project"``: ``2 * n1_le / n`` and ``2 * (n0 - n0_le) / n``. ``"authors"``: the same
+    numbers in the floating-point arithmetic of the authors' R code,
+    ``(F1 / n1) * pi1 * 2`` and ``((1 - F0 / n0) * pi0) * 2``. They differ only by rounding,
+    which decides between lines that tie exactly at a grid point ``c = i / 1000`` (e.g. two
+    training lines crossing at ``c = 0.5``): the choice then changes the train-optimal loss
+    on the test set, and the published ``sc_vs_tr`` shares count such runs.
+    """
+    if tie_breaking == "project":
+        return lines.left, lines.right
+    if tie_breaking != "authors":
+        choices = ", ".join(TIE_BREAKING)
+        raise UserError(f"tie_breaking must be one of {choices}, got {tie_breaking!r}")
+    left = (lines.n1_le / lines.n1) * lines.pi1 * 2.0
+    right = ((1.0 - lines.n0_le / lines.n0) * lines.pi0) * 2.0
+    return left, right
+
+
 def _test_line_argmin(
-    select: CostLines, evaluate: CostLines, eval_idx: NDArray[np.intp]
+    select: CostLines,
+    evaluate: CostLines,
+    eval_idx: NDArray[np.intp],
+    tie_breaking: TieBreaking = "project",
 ) -> ArgminRule:
-    return ArgminRule(select.left, select.right, evaluate.left[eval_idx], evaluate.slope[eval_idx])
+    left, right = _selection_heights(select, tie_breaking)
+    return ArgminRule(left, right, evaluate.left[eval_idx], evaluate.slope[eval_idx])
 
 
 # -- the methods -----------------------------------------------------------------------------
 
 
-def test_optimal(test: CostLines) -> Selection:
-    """Test-optimal: the lowest test cost line at ``c_hat`` (needs the test labels)."""
+def test_optimal(test: CostLines, *, tie_breaking: TieBreaking = "project") -> Selection:
+    """Test-optimal: the lowest test cost line at ``c_hat`` (needs the test labels).
+    ``tie_breaking``: see :func:`_selection_heights` (grid and Monte Carlo estimators only)."""
     idx, values = _optimal_lines(test)
-    argmin = _test_line_argmin(test, test, np.arange(test.left.size))
+    argmin = _test_line_argmin(test, test, np.arange(test.left.size), tie_breaking)
     coef = _step_coef(test.left[idx], test.slope[idx])
     return Selection("test-optimal", coef, values, values, "right", argmin=argmin)
 
 
-def train_optimal(train: CostLines, test: CostLines) -> Selection:
+def train_optimal(
+    train: CostLines, test: CostLines, *, tie_breaking: TieBreaking = "project"
+) -> Selection:
     """Train-optimal: the lowest *training* cost line at ``c_hat``; its threshold (midpoint
     between consecutive distinct training scores, ``-inf``/``+inf`` at the ends) is applied to
-    the test scores."""
+    the test scores. ``tie_breaking``: see :func:`_selection_heights` (grid and Monte Carlo
+    estimators only)."""
     idx, values = _optimal_lines(train)
     test_idx = test.line_index(train.thresholds[idx])
     all_test_idx = test.line_index(train.thresholds)
-    argmin = _test_line_argmin(train, test, all_test_idx)
+    argmin = _test_line_argmin(train, test, all_test_idx, tie_breaking)
     coef = _step_coef(test.left[test_idx], test.slope[test_idx])
     return Selection("train-optimal", coef, values, values, "right", argmin=argmin)
 
@@ -214,15 +247,36 @@ def score_driven(test: CostLines) -> Selection:
     return Selection("score-driven", coef, test.scores, test.scores, "left")
 
 
-def rate_driven(test: CostLines) -> Selection:
+def rate_driven(test: CostLines, *, threshold_offset: float | None = None) -> Selection:
     """Rate-driven: predict class 0 for a fraction ``c_hat`` of the test examples,
     interpolating between the two adjacent cost lines when ties or the finite sample make
-    that rate unattainable (``p`` = weight of the line predicting fewer 0s)."""
+    that rate unattainable (``p`` = weight of the line predicting fewer 0s).
+
+    ``threshold_offset``: ``None`` (default) interpolates between the adjacent lines ``j`` and
+    ``j + 1`` on ``[r_j, r_{j+1})``. A number ``delta > 0`` reproduces the authors' code, which
+    realises the line predicting 0 for the scores below the distinct score ``u_k`` with the
+    threshold ``u_k - delta`` (their ``delta`` was ``1e-7``; the line predicting everything 0
+    with a threshold above all scores): distinct scores closer than ``delta`` below ``u_k``
+    are then predicted 1 as well, so on segment ``j`` the interpolated lines can predict fewer
+    0s than the rate ``c_hat`` (paper-exact mode; it moves the published rate-driven losses
+    by up to 0.009 on datasets with near-0/1 probabilities).
+    """
     r = test.rates
-    lo, hi = r[:-1], r[1:]  # segment j spans [r_j, r_{j+1}) between lines j and j + 1
+    lo, hi = r[:-1], r[1:]  # segment j spans [r_j, r_{j+1}) between lines a_j and b_j
     width = hi - lo
-    la, ka = test.left[:-1], test.slope[:-1]
-    lb, kb = test.left[1:], test.slope[1:]
+    if threshold_offset is None:
+        a_idx = np.arange(r.size - 1)
+        b_idx = a_idx + 1
+    else:
+        if not threshold_offset > 0.0:
+            raise UserError(f"threshold_offset must be > 0 (or None), got {threshold_offset}")
+        # line realised by the threshold u_k - delta, k = 1..m, then the all-0 line
+        line_k = np.concatenate(
+            (test.line_index(test.scores - threshold_offset), [test.scores.size])
+        )
+        a_idx, b_idx = line_k[:-1], line_k[1:]
+    la, ka = test.left[a_idx], test.slope[a_idx]
+    lb, kb = test.left[b_idx], test.slope[b_idx]
     coef = np.column_stack(
         [
             (hi * la - lo * lb) / width,
@@ -271,10 +325,14 @@ def score_driven_z(test: CostLines, pi0: float) -> Selection:
     return with_input_map(score_driven(test), "score-driven-z", imap, inverse)
 
 
-def rate_driven_z(test: CostLines, pi0: float) -> Selection:
-    """Rate-driven on the skew: predicted-0 rate ``z(c_hat)``."""
+def rate_driven_z(
+    test: CostLines, pi0: float, *, threshold_offset: float | None = None
+) -> Selection:
+    """Rate-driven on the skew: predicted-0 rate ``z(c_hat)`` (``threshold_offset``: see
+    :func:`rate_driven`)."""
     imap, inverse = skew_map(pi0)
-    return with_input_map(rate_driven(test), "rate-driven-z", imap, inverse)
+    sel = rate_driven(test, threshold_offset=threshold_offset)
+    return with_input_map(sel, "rate-driven-z", imap, inverse)
 
 
 def uniform(sel: Selection, name: str) -> Selection:
@@ -319,12 +377,17 @@ def make_selection(
     train: CostLines | None = None,
     gamma: float | None = None,
     skew_pi0: float | None = None,
+    rate_threshold_offset: float | None = None,
+    tie_breaking: TieBreaking = "project",
 ) -> Selection:
     """Build the :class:`Selection` of ``method`` (one of :data:`METHODS`).
 
     ``train`` is required by the train-optimal methods; ``gamma`` by the ``*-aware`` methods;
     ``skew_pi0`` (class-0 proportion for the cost-to-skew map) defaults to the training
     proportion when ``train`` is given (as the authors did) and to the test one otherwise.
+    ``rate_threshold_offset`` is passed to :func:`rate_driven` (the rate-based methods:
+    rate-driven, rate-uniform, rate-driven-z); ``tie_breaking`` to :func:`test_optimal` and
+    :func:`train_optimal` (and their aware variants).
     """
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
@@ -336,22 +399,22 @@ def make_selection(
         skew_pi0 = (train if train is not None else test).pi0
     base = method.removesuffix("-aware")
     if base == "test-optimal":
-        sel = test_optimal(test)
+        sel = test_optimal(test, tie_breaking=tie_breaking)
     elif base == "train-optimal":
         assert train is not None
-        sel = train_optimal(train, test)
+        sel = train_optimal(train, test, tie_breaking=tie_breaking)
     elif base == "score-driven":
         sel = score_driven(test)
     elif base == "rate-driven":
-        sel = rate_driven(test)
+        sel = rate_driven(test, threshold_offset=rate_threshold_offset)
     elif base == "score-uniform":
         sel = uniform(score_driven(test), base)
     elif base == "rate-uniform":
-        sel = uniform(rate_driven(test), base)
+        sel = uniform(rate_driven(test, threshold_offset=rate_threshold_offset), base)
     elif base == "score-driven-z":
         sel = score_driven_z(test, skew_pi0)
     else:
-        sel = rate_driven_z(test, skew_pi0)
+        sel = rate_driven_z(test, skew_pi0, threshold_offset=rate_threshold_offset)
     if method in GAMMA_AWARE:
         assert gamma is not None
         sel = uncertainty_aware(sel, gamma)

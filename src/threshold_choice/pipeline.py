@@ -248,12 +248,20 @@ def step_evaluate(
     estimator: str,
     grid_size: int,
     seed: int,
+    rate_threshold_offset: float | None = None,
+    tie_breaking: str = "project",
 ) -> None:
     """Per-run results of one dataset: every model's scores file (named ``<model>.parquet``)."""
     from threshold_choice.evaluation import LossSettings
     from threshold_choice.uncertainty import parse_gamma
 
-    settings = LossSettings(estimator, grid_size, seed)  # type: ignore[arg-type]
+    settings = LossSettings(
+        estimator,  # type: ignore[arg-type]
+        grid_size,
+        seed,
+        rate_threshold_offset,
+        tie_breaking,  # type: ignore[arg-type]
+    )
     gamma_values = [parse_gamma(g) for g in gammas]
     frames = [
         evaluate_scores(

@@ -14,6 +14,8 @@ rule evaluate:
         estimator=config["evaluation"].get("estimator", "exact"),
         grid_size=config["evaluation"].get("grid_size", 1000),
         seed=config["evaluation"].get("seed", 0),
+        rate_threshold_offset=config["evaluation"].get("rate_threshold_offset"),
+        tie_breaking=config["evaluation"].get("tie_breaking", "project"),
     conda:
         "../../environment.yml"
     log:

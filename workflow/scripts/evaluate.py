@@ -12,4 +12,6 @@ with log_to(snakemake.log[0]):
         estimator=snakemake.params.estimator,
         grid_size=snakemake.params.grid_size,
         seed=snakemake.params.seed,
+        rate_threshold_offset=snakemake.params.rate_threshold_offset,
+        tie_breaking=snakemake.params.tie_breaking,
     )
