@@ -248,7 +248,7 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
         "datasets": ["haberman", "hepatitis"],
         "models": {
             "registry": "config/models_weka.yaml",
-            "use": ["J48", "IBK1", "Prior"],
+            "use": ["J48", "IBK1", "Logist", "Prior"],
             "baselines": ["Prior"],
         },
         "splits": {"splitter": "r", "iterations": 2},
@@ -275,7 +275,7 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = tmp_path / "paper"
     runs = pd.read_parquet(results / "runs.parquet")
-    assert set(runs["model"]) == {"J48", "IBK1", "Prior"}
+    assert set(runs["model"]) == {"J48", "IBK1", "Logist", "Prior"}
     assert set(runs["method"]) == {"test-optimal", "train-optimal", "score-driven", "rate-driven"}
     # the authors' splits: hepatitis iteration 1 as in the R oracle
     oracle = pd.read_csv(SHARED / "reference" / "r_splits_sample.csv")
@@ -290,3 +290,31 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
         assert (results / "tables" / name).is_file()
     summary = pd.read_csv(results / "comparison" / "summary.csv")
     assert set(summary["table"]) == {"table5", "table7", "table8"}
+    # the paper's evaluation settings reach the library: the runs equal a direct evaluation of
+    # the stored scores with the grid estimator and the authors' two conventions (which change
+    # Logist's rate-driven loss on hepatitis and its train-optimal loss on haberman)
+    from threshold_choice.evaluation import LossSettings, expected_losses
+
+    for dataset in ("hepatitis", "haberman"):
+        scores = pd.read_parquet(results / "scores" / dataset / "Logist.parquet")
+        split = scores[scores["split"] == 1]
+        test, train = split[split["part"] == "test"], split[split["part"] == "train"]
+
+        def direct(settings: LossSettings, test=test, train=train) -> pd.DataFrame:
+            return expected_losses(
+                test["label"].to_numpy(),
+                test["score"].to_numpy(),
+                train_y=train["label"].to_numpy(),
+                train_s=train["score"].to_numpy(),
+                gammas=[math.inf, 0.0],
+                settings=settings,
+            )
+
+        stored = runs.query(f"dataset == '{dataset}' and model == 'Logist' and split == 1")
+        paper = stored.merge(
+            direct(LossSettings("grid", 1000, 0, 1e-7, "authors")), on=["method", "gamma"]
+        )
+        plain = stored.merge(direct(LossSettings("grid", 1000, 0)), on=["method", "gamma"])
+        assert len(paper) == len(plain) == 8
+        assert (paper["loss"] - paper["expected_loss"]).abs().max() < 1e-12
+        assert (plain["loss"] - plain["expected_loss"]).abs().max() > 1e-6
