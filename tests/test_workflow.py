@@ -212,6 +212,11 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
             {"evaluation": {"gammas": [0], "methods": ["rate-driven"], "rate_threshold_offset": 0}},
             "rate_threshold_offset",
         ),
+        (
+            {"models": {"registry": "config/models_weka.yaml", "use": ["Prior"],
+                        "weka_jar": "/no/such/weka-dev-3.9.1.jar"}},
+            "models.weka_jar: Weka jar '/no/such/weka-dev-3.9.1.jar' not found",
+        ),
     ],
 )
 def test_invalid_config_is_rejected_with_a_clear_error(tmp_path, override, message):
@@ -238,6 +243,13 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
     reason = _java_and_weka()
     if reason:
         pytest.skip(f"paper mode needs Weka: {reason}")
+    # the configured weka.jar is used: a copy of the bundled one, told apart by its path
+    import shutil
+
+    import weka
+
+    jar = tmp_path / "weka-copy.jar"
+    shutil.copyfile(Path(weka.__file__).parent / "lib" / "weka.jar", jar)
     tiny = {
         "results": str(tmp_path / "paper"),
         "data": {
@@ -250,6 +262,7 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
             "registry": "config/models_weka.yaml",
             "use": ["J48", "IBK1", "Logist", "Prior"],
             "baselines": ["Prior"],
+            "weka_jar": str(jar),
         },
         "splits": {"splitter": "r", "iterations": 2},
         "evaluation": {"gammas": ["inf", 0]},
@@ -290,6 +303,13 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
         assert (results / "tables" / name).is_file()
     summary = pd.read_csv(results / "comparison" / "summary.csv")
     assert set(summary["table"]) == {"table5", "table7", "table8"}
+    # the software of every score job is recorded, with the Weka release and jar it ran
+    timings = pd.read_csv(results / "scores" / "hepatitis" / "J48.timings.csv")
+    assert timings["software"].str.contains(f"weka 3.9.6; weka.jar {jar.resolve()};").all()
+    assert "weka" not in pd.read_csv(results / "scores" / "hepatitis" / "Prior.timings.csv")[
+        "software"].iloc[0]
+    log = (results / "logs" / "score" / "hepatitis" / "J48.log").read_text()
+    assert f"weka.jar {jar.resolve()}" in log
     # the paper's evaluation settings reach the library: the runs equal a direct evaluation of
     # the stored scores with the grid estimator and the authors' two conventions (which change
     # Logist's rate-driven loss on hepatitis and its train-optimal loss on haberman)

@@ -3,7 +3,8 @@
 The Snakefile first validates ``config`` against ``workflow/schemas/config.schema.yaml``
 (types, allowed values, defaults), then calls :func:`check_config`, which checks the names
 against the dataset and model registries (constructing every model, so a bad estimator path
-or parameter fails here, before any training) and that the paper's four methods are there.
+or parameter fails here, before any training), that a configured ``weka.jar`` is one, and
+that the paper's four methods are there.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
         )
     models = config["models"]
     load_model_registry(root / models["registry"], only=models["use"])
+    if models.get("weka_jar"):
+        from threshold_choice.models.weka import check_weka_jar
+
+        try:
+            check_weka_jar(root / models["weka_jar"])
+        except UserError as exc:
+            raise UserError(f"config: models.weka_jar: {exc}") from None
     missing = [m for m in PAPER_METHODS if m not in config["evaluation"]["methods"]]
     if missing:
         raise UserError(

@@ -157,17 +157,23 @@ def step_score(
     out_scores: Path | str,
     out_timings: Path | str,
     seed: int,
+    weka_jar: Path | str | None = None,
 ) -> None:
     """Fit ``model`` on every split of one dataset; write its train and test scores.
 
     The model is its registry ``entry`` (a mapping, as the workflow passes it) or, without
-    one, the entry named ``model`` in the ``registry`` file."""
+    one, the entry named ``model`` in the ``registry`` file. A Weka model runs the learners of
+    ``weka_jar`` when given (see :func:`threshold_choice.models.weka.ensure_jvm`). The software
+    versions (Weka's and its jar for a Weka model) go to the log and to the timings' ``software``
+    column."""
     from threshold_choice.datasets import load_prepared
     from threshold_choice.models.registry import (
         import_estimator,
         load_model_registry,
         model_spec_from_entry,
     )
+    from threshold_choice.models.weka import WekaClassifier, ensure_jvm
+    from threshold_choice.provenance import format_software, software_versions
     from threshold_choice.scores import score_model, write_scores
 
     if entry is not None:
@@ -179,15 +185,22 @@ def step_score(
         spec = load_model_registry(Path(registry), only=[model])[model]
     else:
         raise UserError("step_score needs the model's registry entry or the registry file")
+    estimator_class = import_estimator(spec.estimator, model=model)
+    is_weka = isinstance(estimator_class, type) and issubclass(estimator_class, WekaClassifier)
+    if is_weka:
+        ensure_jvm(weka_jar=weka_jar)
     data = load_prepared(Path(prepared))
-    if "class_order" in inspect.signature(import_estimator(spec.estimator, model=model)).parameters:
+    if "class_order" in inspect.signature(estimator_class).parameters:
         # Weka sees the class values in the ARFF's declared order (ties follow it)
         order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)
         spec = replace(spec, params={**spec.params, "class_order": order})
     scores, timings = score_model(data.X, data.y, read_splits(splits_csv), spec, seed=seed)
+    software = format_software(software_versions(weka=is_weka))
+    logging.getLogger(__name__).info("model %s on %s: %s", model, data.name, software)
     write_scores(scores, out_scores)
     timings.insert(0, "model", model)
     timings.insert(0, "dataset", data.name)
+    timings["software"] = software
     write_csv(timings, out_timings)
 
 

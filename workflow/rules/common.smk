@@ -23,6 +23,16 @@ with open(config["models"]["registry"], encoding="utf-8") as _fh:
         for m in yaml.safe_load(_fh)["models"]
     }
 DATASETS = config["datasets"]
+WEKA_JAR = config["models"].get("weka_jar")
+
+
+def weka_jar_input(wildcards):
+    """The configured weka.jar, as an input of the Weka models' score jobs only (so that
+    changing the jar re-fits them and nothing else)."""
+    entry = MODEL_ENTRIES[wildcards.model]
+    is_weka = entry.get("estimator", "").startswith("threshold_choice.models.weka:")
+    return WEKA_JAR if is_weka and WEKA_JAR else []
+
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
 # moment tables of the exact estimator are cached on disk across jobs

@@ -6,6 +6,7 @@ rule score:
     input:
         parquet=f"{R}/data/{{dataset}}.parquet",
         splits=f"{R}/splits/{{dataset}}.csv",
+        weka_jar=weka_jar_input,
     output:
         scores=f"{R}/scores/{{dataset}}/{{model}}.parquet",
         timings=f"{R}/scores/{{dataset}}/{{model}}.timings.csv",

@@ -11,4 +11,5 @@ with log_to(snakemake.log[0]):
         out_scores=snakemake.output.scores,
         out_timings=snakemake.output.timings,
         seed=snakemake.params.seed,
+        weka_jar=snakemake.input.weka_jar or None,
     )

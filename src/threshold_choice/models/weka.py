@@ -8,12 +8,23 @@ learners.
 Requirements (optional extra ``weka``)
 --------------------------------------
 * ``python-weka-wrapper3==0.3.2``, which bundles **Weka 3.9.6**. Releases 0.1.5-0.1.10
-  bundle RWeka's 3.9.3 (0.1.11+ 3.9.4, 0.1.16+ 3.9.5, 0.2.6+ 3.9.6, 0.3.3 3.9.7), but all
+  bundle 3.9.3 (0.1.11+ 3.9.4, 0.1.16+ 3.9.5, 0.2.6+ 3.9.6, 0.3.3 3.9.7), but all
   releases before 0.3.0 run the JVM through ``python-javabridge``, which has no wheels for
   Python 3.11 and whose sdist does not compile against numpy 2. 0.3.x use JPype (wheels);
-  0.3.2 is the last of them with 3.9.6, the closest installable version to 3.9.3.
+  0.3.2 is the last of them with 3.9.6, the oldest Weka it bundles that installs here.
 * A Java runtime (a JRE is enough: JPype loads ``libjvm.so``, no ``javac``), found through
   ``JAVA_HOME``, else the ``java`` on ``PATH``. Tested with OpenJDK 17 and 25.
+
+Another Weka version
+--------------------
+``ensure_jvm(weka_jar=PATH)`` (or the environment variable ``THRESHOLD_CHOICE_WEKA_JAR``, or
+``models: weka_jar:`` in the workflow's configuration) runs the learners of that ``weka.jar``
+instead of the bundled one: the JVM's class path is the given jar plus the wrapper's own
+jars (its helper jar and Weka's numeric libraries), without the bundled ``weka.jar``. Checked
+with Weka 3.9.3 (the ``weka.jar`` of the ``python-weka-wrapper3==0.1.5`` sdist). The paper's
+runs point to Weka **3.9.1** (RWekajars 3.9.1; ``weka-dev-3.9.1.jar`` on Maven
+Central), whose ``Logistic`` computes its objective differently from 3.9.3 on: see the
+README's paper-mode section. :func:`weka_version` and :func:`weka_jar_in_use` tell what runs.
 
 Side effects of the JVM start: Weka creates ``~/wekafiles`` (its home directory; even with
 packages off), and two harmless ``com.github.fommil.netlib.ARPACK`` warnings (no native
@@ -79,8 +90,9 @@ Weka returns a missing prediction, an all-zero distribution).
 
 Differences from RWeka
 ----------------------
-* Weka 3.9.6 instead of RWeka's 3.9.3 (see above); not checked against 3.9.3, so results
-  are not guaranteed bit-identical to the published runs.
+* Weka 3.9.6 by default instead of the authors' 3.9.1 (see above): ``Logistic`` (so also
+  ``SMO -M``'s calibration) differs on near-separable data, so results are not bit-identical
+  to the published runs (the README's paper-mode section lists every differing cell).
 * RWeka also classified the training instances right after ``buildClassifier`` (to store
   fitted classes); this is not repeated. For all the paper's learners prediction has no side
   effects except IBk, which widens its attribute ranges (used for distance normalisation)
@@ -99,8 +111,11 @@ Differences from RWeka
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import zipfile
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -120,11 +135,14 @@ from threshold_choice.models.preprocessing import (
 
 __all__ = [
     "PAPER_WEKA_MODELS",
+    "WEKA_JAR_ENV",
     "WEKA_WRAPPER_REQUIREMENT",
     "WekaClassifier",
+    "check_weka_jar",
     "ensure_jvm",
     "java_version",
     "paper_weka_model",
+    "weka_jar_in_use",
     "weka_version",
 ]
 
@@ -158,6 +176,9 @@ PAPER_WEKA_MODELS: Mapping[str, tuple[str, tuple[str, ...], bool]] = {
 
 _JVM_LOCK = threading.Lock()
 
+#: Environment variable naming a ``weka.jar`` to use instead of the bundled one.
+WEKA_JAR_ENV = "THRESHOLD_CHOICE_WEKA_JAR"
+
 
 # ---------------------------------------------------------------------------
 # JVM
@@ -186,34 +207,81 @@ def _locate_jvm(jpype: Any) -> str:
         raise UserError(f"Java runtime not found ({exc}); {_INSTALL_HINT}.") from exc
 
 
-def ensure_jvm(max_heap_size: str | None = None) -> None:
-    """Start the JVM with Weka's jars (bundled with python-weka-wrapper3), once per process.
+def check_weka_jar(weka_jar: str | os.PathLike[str]) -> str:
+    """Absolute path of ``weka_jar`` after checking it is a jar holding Weka's core classes."""
+    path = Path(weka_jar).expanduser()
+    if not path.is_file():
+        raise UserError(
+            f"Weka jar {str(path)!r} not found; give the path of a weka.jar (e.g. "
+            "weka-dev-3.9.1.jar from Maven Central), or unset it to use the bundled Weka."
+        )
+    try:
+        with zipfile.ZipFile(path) as jar:
+            has_weka = "weka/core/Version.class" in jar.namelist()
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise UserError(f"{str(path)!r} is not a readable jar ({exc}); give a weka.jar.") from exc
+    if not has_weka:
+        raise UserError(
+            f"{str(path)!r} holds no weka/core/Version.class, so it is not a weka.jar; give "
+            "the jar of a Weka release (weka.jar or weka-dev-X.Y.Z.jar)."
+        )
+    return str(path.resolve())
 
-    Does nothing when it is already running. Weka packages are not loaded
-    (``packages=False``): only ``weka.jar``'s own learners are available.
+
+def _wrapper_jars(wjvm: Any) -> list[str]:
+    """The wrapper's bundled jars except ``weka.jar`` (its helper classes, Weka's numeric
+    libraries), for a class path with another ``weka.jar``."""
+    lib = Path(wjvm.lib_dir())
+    return sorted(str(p) for p in lib.glob("*.jar")
+                  if p.name != "weka.jar" and "-src." not in p.name.lower())
+
+
+def ensure_jvm(max_heap_size: str | None = None,
+               weka_jar: str | os.PathLike[str] | None = None) -> None:
+    """Start the JVM with Weka's jars, once per process.
+
+    Does nothing when it is already running (after checking it runs the requested jar).
+    Weka packages are not loaded (``packages=False``): only ``weka.jar``'s own learners are
+    available.
 
     Parameters
     ----------
     max_heap_size:
         Java's ``-Xmx`` (e.g. ``"2g"``) for the first start; default: the JVM's default
         (a quarter of the physical memory). Ignored once the JVM runs.
+    weka_jar:
+        A ``weka.jar`` to run instead of the one bundled with python-weka-wrapper3;
+        default: the environment variable ``THRESHOLD_CHOICE_WEKA_JAR`` if set, else the
+        bundled jar (Weka 3.9.6). See the module docstring.
 
     Raises
     ------
     UserError
-        python-weka-wrapper3 / JPype not installed, no Java runtime, a JVM already started
-        in this process without Weka on its class path, or a JVM stopped earlier (it cannot
-        be restarted in the same process).
+        python-weka-wrapper3 / JPype not installed, no Java runtime, ``weka_jar`` missing or
+        not a Weka jar, a JVM already started in this process without Weka on its class path
+        or with another ``weka.jar`` than requested, or a JVM stopped earlier (it cannot be
+        restarted in the same process).
     """
+    if weka_jar is None:
+        weka_jar = os.environ.get(WEKA_JAR_ENV) or None
+    jar = check_weka_jar(weka_jar) if weka_jar is not None else None
     jpype, wjvm = _import_wrapper()
     with _JVM_LOCK:
         if jpype.isJVMStarted():
             _check_weka_on_classpath(jpype)
+            if jar is not None and _running_weka_jar(jpype) != jar:
+                raise UserError(
+                    f"the JVM of this process already runs Weka from "
+                    f"{_running_weka_jar(jpype)!r}, not the requested {jar!r}; a JVM cannot be "
+                    "restarted, so set the jar before the first Weka call (new process)."
+                )
             return
         _locate_jvm(jpype)
+        # a given jar goes first and the bundled weka.jar is left out: no class of two versions
+        class_path = [jar, *_wrapper_jars(wjvm)] if jar is not None else None
         try:
-            wjvm.start(packages=False, max_heap_size=max_heap_size,
-                       logging_level=logging.WARNING)
+            wjvm.start(class_path=class_path, bundled=jar is None, packages=False,
+                       max_heap_size=max_heap_size, logging_level=logging.WARNING)
         except OSError as exc:
             raise UserError(
                 f"could not start the JVM for Weka ({exc}). JPype cannot restart a JVM in a "
@@ -223,6 +291,20 @@ def ensure_jvm(max_heap_size: str | None = None) -> None:
         except Exception as exc:
             raise UserError(f"could not start the JVM for Weka ({exc}); {_INSTALL_HINT}.") from exc
     _check_weka_on_classpath(jpype)
+
+
+def _running_weka_jar(jpype: Any) -> str:
+    """Resolved path of the jar ``weka.core.Version`` was loaded from."""
+    location = (jpype.JClass("weka.core.Version").class_.getProtectionDomain()
+                .getCodeSource().getLocation())
+    return str(Path(str(jpype.JClass("java.io.File")(location.toURI()).getPath())).resolve())
+
+
+def weka_jar_in_use() -> str:
+    """Path of the ``weka.jar`` whose classes run in this process (starts the JVM if needed)."""
+    ensure_jvm()
+    jpype, _ = _import_wrapper()
+    return _running_weka_jar(jpype)
 
 
 def _check_weka_on_classpath(jpype: Any) -> None:

@@ -1,0 +1,38 @@
+"""What produced a result: the versions of the software a score job ran with.
+
+Recorded by the workflow's score step in its log and in the ``software`` column of the
+timings file, so that results made with another Weka, scikit-learn or Java can be told apart.
+"""
+
+from __future__ import annotations
+
+import platform
+from importlib import metadata
+
+__all__ = ["format_software", "software_versions"]
+
+_PACKAGES = ("threshold-choice", "numpy", "scipy", "pandas", "scikit-learn")
+
+
+def software_versions(*, weka: bool = False) -> dict[str, str]:
+    """``{name: version}`` of Python, the numeric packages and this package; with
+    ``weka=True`` also the Weka release, the ``weka.jar`` path and the Java runtime of the
+    running JVM (starting it if needed)."""
+    versions = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    if weka:
+        from threshold_choice.models.weka import java_version, weka_jar_in_use, weka_version
+
+        versions["weka"] = weka_version()
+        versions["weka.jar"] = weka_jar_in_use()
+        versions["java"] = java_version()
+    return versions
+
+
+def format_software(versions: dict[str, str]) -> str:
+    """One line, ``name version; name version; ...``."""
+    return "; ".join(f"{name} {version}" for name, version in versions.items())
