@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -260,8 +261,8 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
         "datasets": ["haberman", "hepatitis"],
         "models": {
             "registry": "config/models_weka.yaml",
-            "use": ["J48", "IBK1", "Logist", "Prior"],
-            "baselines": ["Prior"],
+            "use": ["J48", "IBK1", "Logist", "Prior", "Random"],
+            "baselines": ["Prior", "Random"],
             "weka_jar": str(jar),
         },
         "splits": {"splitter": "r", "iterations": 2},
@@ -288,8 +289,21 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = tmp_path / "paper"
     runs = pd.read_parquet(results / "runs.parquet")
-    assert set(runs["model"]) == {"J48", "IBK1", "Logist", "Prior"}
+    assert set(runs["model"]) == {"J48", "IBK1", "Logist", "Prior", "Random"}
     assert set(runs["method"]) == {"test-optimal", "train-optimal", "score-driven", "rate-driven"}
+    # the authors' Random: R's stream after the split of iteration 1, 22000 draws skipped,
+    # training part first
+    from threshold_choice.datasets.prepare import class_column
+    from threshold_choice.splits import RSplitter
+
+    labels, levels = class_column(results / "data" / "haberman.parquet")
+    split, stream = RSplitter().split_with_stream(labels, levels, 1)
+    expected = stream.unif_rand(22000 + len(split.train) + len(split.test))[22000:]
+    random = pd.read_parquet(results / "scores" / "haberman" / "Random.parquet")
+    first = random[random["split"] == 1]
+    np.testing.assert_array_equal(
+        np.concatenate([first.loc[first["part"] == "train", "score"],
+                        first.loc[first["part"] == "test", "score"]]), expected)
     # the authors' splits: hepatitis iteration 1 as in the R oracle
     oracle = pd.read_csv(SHARED / "reference" / "r_splits_sample.csv")
     ours = pd.read_csv(results / "splits" / "hepatitis.csv")

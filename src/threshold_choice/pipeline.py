@@ -194,7 +194,20 @@ def step_score(
         # Weka sees the class values in the ARFF's declared order (ties follow it)
         order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)
         spec = replace(spec, params={**spec.params, "class_order": order})
-    scores, timings = score_model(data.X, data.y, read_splits(splits_csv), spec, seed=seed)
+    splits = read_splits(splits_csv)
+    random_states = None
+    if getattr(estimator_class, "needs_r_stream", False):
+        # the authors' Random draws from R's stream where their split left it
+        from threshold_choice.datasets.prepare import class_column
+        from threshold_choice.splits import r_streams_after_splits
+
+        labels, levels = class_column(Path(prepared))
+        try:
+            random_states = r_streams_after_splits(labels, levels, splits)
+        except UserError as exc:
+            raise UserError(f"model {model}: {exc}") from None
+    scores, timings = score_model(data.X, data.y, splits, spec, seed=seed,
+                                  random_states=random_states)
     software = format_software(software_versions(weka=is_weka))
     logging.getLogger(__name__).info("model %s on %s: %s", model, data.name, software)
     write_scores(scores, out_scores)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -44,6 +44,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numpy.typing import NDArray
 from scipy.special import expit
+from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
 from threshold_choice.errors import UserError
@@ -135,6 +136,7 @@ def score_model(
     spec: ModelSpec,
     *,
     seed: int,
+    random_states: Mapping[int, Any] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Fit ``spec`` on each split's training part and score both parts.
 
@@ -143,7 +145,9 @@ def score_model(
     timings with ``split`` (int32), ``fit_seconds``, ``predict_seconds`` (float64, wall
     clock; ``predict_seconds`` covers both parts). Raises :class:`UserError` when a training
     part (after dropping rows with missing values) is empty or holds one class only, and when
-    the model produces NaN scores.
+    the model produces NaN scores. ``random_states``: a ``random_state`` per split number
+    that replaces the seed (R's stream after each split, for
+    :class:`~threshold_choice.models.baselines.RStreamRandomScorer`).
     """
     if not isinstance(X, pd.DataFrame):
         raise UserError("X must be a pandas DataFrame (one row per table row).")
@@ -172,6 +176,11 @@ def score_model(
                 "a model that handles missing values)."
             )
         estimator = build_model(spec, seed=seed_for_split(seed, number))
+        if random_states is not None:
+            if number not in random_states:
+                raise UserError(f"model {spec.name!r}: no random state for split {number}.")
+            key = "model__random_state" if isinstance(estimator, Pipeline) else "random_state"
+            estimator.set_params(**{key: random_states[number]})
         # One thread: BLAS/OpenMP reductions can otherwise change with the core count.
         with threadpool_limits(limits=1):
             start = time.perf_counter()

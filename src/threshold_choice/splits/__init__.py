@@ -23,6 +23,7 @@ from threshold_choice.splits.core import (
     encode_labels,
     get_splitter,
     make_splits,
+    r_streams_after_splits,
     splits_frame,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "encode_labels",
     "get_splitter",
     "make_splits",
+    "r_streams_after_splits",
     "read_arff_class",
     "register",
     "splits_frame",

@@ -39,6 +39,7 @@ __all__ = [
     "SplitterName",
     "get_splitter",
     "make_splits",
+    "r_streams_after_splits",
     "splits_frame",
 ]
 
@@ -187,6 +188,12 @@ class RSplitter:
     def split(self, y: Sequence[str] | NDArray[np.generic], levels: Sequence[str],
               iteration: int) -> Split:
         """The split of iteration ``iteration``; see the class docstring."""
+        return self.split_with_stream(y, levels, iteration)[0]
+
+    def split_with_stream(self, y: Sequence[str] | NDArray[np.generic], levels: Sequence[str],
+                          iteration: int) -> tuple[Split, RMersenneTwister]:
+        """The split of iteration ``iteration`` and R's random stream right after it (the
+        state in which the authors' script went on to fit and score the models)."""
         iteration = _check_iteration(iteration)
         fraction = _check_fraction(self.train_fraction)
         codes, present = encode_labels(y, levels)
@@ -207,8 +214,33 @@ class RSplitter:
             chosen.append(rng.sample_subset(positions, take))
         train_positions = np.sort(np.concatenate(chosen))
         test_positions = _complement(n, train_positions)
-        return Split(train=perm[train_positions], test=perm[test_positions],
-                     iteration=iteration)
+        split = Split(train=perm[train_positions], test=perm[test_positions],
+                      iteration=iteration)
+        return split, rng
+
+
+def r_streams_after_splits(y: Sequence[str] | NDArray[np.generic], levels: Sequence[str],
+                           splits: Sequence[Split],
+                           train_fraction: float = 0.5) -> dict[int, RMersenneTwister]:
+    """R's random stream right after drawing each of ``splits``, by iteration number.
+
+    Each split must be the :class:`RSplitter` split of its iteration for these labels (the
+    splits of ``splits.splitter: r``); otherwise a :class:`UserError`, since the stream
+    position would be meaningless.
+    """
+    splitter = RSplitter(train_fraction=train_fraction)
+    streams: dict[int, RMersenneTwister] = {}
+    for split in splits:
+        redrawn, stream = splitter.split_with_stream(y, levels, split.iteration)
+        if not (np.array_equal(redrawn.train, split.train)
+                and np.array_equal(redrawn.test, split.test)):
+            raise UserError(
+                f"split {split.iteration} is not the R splitter's split of that iteration, so "
+                "R's random stream after it is unknown; use splits.splitter: r for a model "
+                "that draws from R's stream (the authors' Random)."
+            )
+        streams[split.iteration] = stream
+    return streams
 
 
 def get_splitter(name: SplitterName, train_fraction: float = 0.5) -> Splitter:

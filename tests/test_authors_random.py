@@ -1,0 +1,112 @@
+"""The authors' Random model: R's ``runif`` stream where their script drew it.
+
+Oracles: values R prints (``set.seed(1); runif(5)``, ``set.seed(42); runif(3)``) and the
+authors' own per-(dataset, model) table of the gamma = inf run (``Uncertainty/Results/
+table_datasets.tex`` of ``ceferra/ThresholdChoiceMethods``, means over the 10 splits at 4
+decimals), which the scores here must reproduce.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.conftest import REPO, SHARED
+from threshold_choice.errors import UserError
+from threshold_choice.metrics import compute_metrics
+from threshold_choice.models.baselines import AUTHORS_RANDOM_SKIP, RStreamRandomScorer
+from threshold_choice.models.registry import load_model_registry
+from threshold_choice.scores import score_model
+from threshold_choice.splits import (
+    NumpySplitter,
+    RSplitter,
+    make_splits,
+    r_streams_after_splits,
+)
+from threshold_choice.splits.rng_r import RMersenneTwister
+
+# R 3.5: set.seed(1); runif(5)  and  set.seed(42); runif(3)
+R_SEED1 = [0.2655087, 0.3721239, 0.5728534, 0.9082078, 0.2016819]
+R_SEED42 = [0.9148060, 0.9370754, 0.2861395]
+
+# The authors' table: Random's mean test AUC and Brier score (MSE) over the 10 splits.
+AUTHORS_RANDOM = {
+    "badges2": (0.5279, 0.3196),
+    "breast-cancer": (0.4946, 0.3347),
+    "bupa": (0.4787, 0.3403),
+}
+
+ROWS = pd.DataFrame({"a": np.zeros(5)})
+
+
+def test_scores_are_r_runif_after_the_skip_train_part_first() -> None:
+    model = RStreamRandomScorer(skip=0, random_state=RMersenneTwister(1))
+    model.fit(ROWS.iloc[:2], np.array([0, 1]))
+    train = model.predict_proba(ROWS.iloc[:2])[:, 1]
+    test = model.predict_proba(ROWS.iloc[:3])[:, 1]
+    np.testing.assert_allclose(np.concatenate([train, test]), R_SEED1, atol=5e-8)
+    skipped = RStreamRandomScorer(skip=2, random_state=RMersenneTwister(42))
+    skipped.fit(ROWS.iloc[:2], np.array([0, 1]))
+    np.testing.assert_allclose(skipped.predict_proba(ROWS.iloc[:1])[:, 1], R_SEED42[2:],
+                               atol=5e-8)
+
+
+def test_the_skip_is_the_authors_draws_before_random() -> None:
+    # 11 models before Random x 1000 grid points x (score-uniform + rate-uniform draws)
+    assert AUTHORS_RANDOM_SKIP == 22000
+    entry = load_model_registry(REPO / "config" / "models_weka.yaml", only=["Random"])["Random"]
+    assert entry.params["skip"] == AUTHORS_RANDOM_SKIP
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    from threshold_choice.datasets import prepare_dataset
+
+    root = tmp_path_factory.mktemp("prepared")
+    return {name: prepare_dataset(name, out_dir=root, cache_dir=root / "cache",
+                                  mirror=SHARED / "datasets")
+            for name in AUTHORS_RANDOM}
+
+
+@pytest.mark.parametrize("dataset", sorted(AUTHORS_RANDOM))
+def test_reproduces_the_authors_random_runs(prepared: dict[str, Path], dataset: str) -> None:
+    from threshold_choice.datasets import load_prepared
+    from threshold_choice.datasets.prepare import class_column
+
+    labels, levels = class_column(prepared[dataset])
+    data = load_prepared(prepared[dataset])
+    splits = make_splits(labels, levels, RSplitter(), iterations=10)
+    spec = load_model_registry(REPO / "config" / "models_weka.yaml", only=["Random"])["Random"]
+    scores, _ = score_model(data.X, data.y, splits, spec, seed=0,
+                            random_states=r_streams_after_splits(labels, levels, splits))
+    test = scores[scores["part"] == "test"]
+    metrics = [compute_metrics(g["label"].to_numpy(), g["score"].to_numpy())
+               for _, g in test.groupby("split")]
+    auc, brier = AUTHORS_RANDOM[dataset]
+    assert round(float(np.mean([m["AUC"] for m in metrics])), 4) == auc
+    assert round(float(np.mean([m["BS"] for m in metrics])), 4) == brier
+
+
+def test_without_the_r_stream_it_refuses_to_guess(prepared: dict[str, Path]) -> None:
+    with pytest.raises(UserError, match="needs R's random stream after its split"):
+        RStreamRandomScorer().fit(ROWS.iloc[:2], np.array([0, 1]))
+    from threshold_choice.datasets.prepare import class_column
+
+    labels, levels = class_column(prepared["bupa"])
+    numpy_splits = make_splits(labels, levels, NumpySplitter(), iterations=2)
+    with pytest.raises(UserError, match=r"use splits\.splitter: r"):
+        r_streams_after_splits(labels, levels, numpy_splits)
+
+
+def test_invalid_skip_is_rejected_by_the_registry(tmp_path: Path) -> None:
+    registry = tmp_path / "models.yaml"
+    registry.write_text(
+        "format_version: 1\nmodels:\n  - name: Random\n"
+        "    estimator: threshold_choice.models.baselines:RStreamRandomScorer\n"
+        "    params: {skip: -1}\n"
+    )
+    with pytest.raises(UserError, match="skip must be an int >= 0"):
+        load_model_registry(registry)
