@@ -107,6 +107,15 @@ def test_tiny_run_writes_every_declared_output(tiny_run):
     assert set(summary["table"]) == {"table5", "table7", "table8"}
     findings = pd.read_csv(results / "comparison" / "findings.csv")
     assert {"finding", "reproduced", "evidence"} <= set(findings.columns)
+    for table in ("table5", "table7", "table8"):
+        diff = pd.read_csv(results / "comparison" / f"{table}_diff.csv")
+        assert {"ours", "published", "abs_diff", "status"} <= set(diff.columns) and len(diff)
+    # every job has its log and its benchmark file
+    for step in ("compare", "collect_runs", "table5", "tables/gamma-inf", "figures/toy",
+                 "figures/runs", "prepare_dataset/haberman", "splits/haberman",
+                 "evaluate/haberman", "score/haberman/NB"):
+        assert (results / "logs" / f"{step}.log").is_file(), step
+        assert (results / "benchmarks" / f"{step}.tsv").is_file(), step
 
 
 def test_second_run_does_nothing(tiny_run):
@@ -167,6 +176,61 @@ def test_outputs_are_byte_identical_whatever_the_number_of_cores(tiny_run, tmp_p
     assert (ours / "runs.parquet").read_bytes() == (results / "runs.parquet").read_bytes()
 
 
+def test_a_killed_run_resumes_without_redoing_finished_jobs(tmp_path):
+    import os
+    import signal
+    import time
+
+    config = write_config(tmp_path)
+    scores = tmp_path / "results" / "scores"
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "1", "--nolock", "--configfile",
+           str(config)]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        # kill once a score job has been done for 2.5 s
+        while not any(time.time() - p.stat().st_mtime > 2.5
+                      for p in scores.glob("*/*.timings.csv")):
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "no score job finished in 5 minutes"
+            time.sleep(0.1)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # a crash: no clean-up by Snakemake
+        proc.wait()
+    killed_at = time.time()
+    # jobs done well before the kill (Snakemake had time to record them); a job caught between
+    # writing its outputs and being recorded is rightly redone
+    finished = {p: p.stat().st_mtime_ns for p in scores.glob("*/*.parquet")
+                if p.with_suffix(".timings.csv").is_file()
+                and killed_at - p.with_suffix(".timings.csv").stat().st_mtime > 2.0}
+    assert finished, "no job finished 2 s before the kill"
+    summary = tmp_path / "results" / "comparison" / "summary.csv"
+    assert not summary.exists(), "the run finished before the kill"
+    snakemake("--rerun-incomplete", config_file=config)
+    for path, mtime in finished.items():
+        assert path.stat().st_mtime_ns == mtime, f"{path.name} was redone"
+    assert len(list(scores.glob("*/*.parquet"))) == 6
+    assert summary.is_file()
+
+
+def test_output_formats_are_configurable(tmp_path):
+    config = write_config(
+        tmp_path,
+        datasets=["haberman"],
+        models={"registry": "config/models.yaml", "use": ["Prior", "NB"], "baselines": ["Prior"]},
+        outputs={"tables": ["csv", "tex"], "figures": ["svg"]},
+    )
+    snakemake(config_file=config)
+    results = tmp_path / "results"
+    tables = {p.name for p in (results / "tables").iterdir()}
+    assert {"table5.csv", "table5.tex", "table7_gamma-inf.tex", "table8_gamma-4.csv"} <= tables
+    assert not any(name.endswith(".md") for name in tables)
+    figures = {p.suffix for p in (results / "figures").iterdir()}
+    assert figures == {".svg", ".csv"}
+    assert b"<svg" in (results / "figures" / "fig5.svg").read_bytes()[:2000]
+
+
 def test_a_model_added_through_config_only_is_trained_and_evaluated(tmp_path):
     registry = yaml.safe_load((REPO / "config" / "models.yaml").read_text())
     registry["models"].append({
@@ -213,6 +277,8 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
             {"evaluation": {"gammas": [0], "methods": ["rate-driven"], "rate_threshold_offset": 0}},
             "rate_threshold_offset",
         ),
+        ({"outputs": {"tables": ["md", "tex"]}}, "outputs"),
+        ({"outputs": {"figures": ["gif"]}}, "outputs"),
         (
             {"models": {"registry": "config/models_weka.yaml", "use": ["Prior"],
                         "weka_jar": "/no/such/weka-dev-3.9.1.jar"}},

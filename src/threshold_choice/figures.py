@@ -1,7 +1,8 @@
 """Figures 1-9 of the paper from plain data (scores, ``runs`` frames).
 
-Every function writes ``<stem>.png``, ``<stem>.pdf`` and ``<stem>.csv`` (atomically) and
-returns the three paths. The CSV holds exactly the numbers plotted, in long format with the
+Every function writes the figure in each of ``formats`` (default ``<stem>.png`` and
+``<stem>.pdf``; also ``svg``) and ``<stem>.csv`` (atomically), and returns the paths by
+extension. The CSV holds exactly the numbers plotted, in long format with the
 columns :data:`DATA_COLUMNS`:
 
 ``panel``
@@ -202,6 +203,11 @@ class _Data:
         return pd.concat(self.parts, ignore_index=True)
 
 
+#: Figure formats written by default, and all that can be asked for.
+FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf")
+ALLOWED_FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
+
+
 def _figure(
     n_panels: int, *, ncols: int | None = None, size: float = 4.6
 ) -> tuple[Figure, list[Axes]]:
@@ -227,12 +233,27 @@ def _save_atomic(fig: Figure, path: Path) -> None:
         raise
 
 
-def _write(fig: Figure, stem: str | Path, data: _Data) -> dict[str, Path]:
+def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
+    """``formats`` as a tuple after checking each is one of :data:`ALLOWED_FIGURE_FORMATS`."""
+    formats = tuple(formats)
+    bad = [f for f in formats if f not in ALLOWED_FIGURE_FORMATS]
+    if not formats or bad or len(set(formats)) != len(formats):
+        raise UserError(
+            f"figure formats must be distinct values among {', '.join(ALLOWED_FIGURE_FORMATS)}, "
+            f"got {list(formats)}"
+        )
+    return formats
+
+
+def _write(fig: Figure, stem: str | Path, data: _Data,
+           formats: Sequence[str] = FIGURE_FORMATS) -> dict[str, Path]:
     stem = Path(stem)
-    paths = {ext: stem.with_name(f"{stem.name}.{ext}") for ext in ("png", "pdf", "csv")}
-    _save_atomic(fig, paths["png"])
-    fig.set_layout_engine("none")  # keep the layout of the PNG: constrained layout is slow
-    _save_atomic(fig, paths["pdf"])
+    formats = check_figure_formats(formats)
+    paths = {ext: stem.with_name(f"{stem.name}.{ext}") for ext in (*formats, "csv")}
+    for i, ext in enumerate(formats):
+        _save_atomic(fig, paths[ext])
+        if i == 0:
+            fig.set_layout_engine("none")  # keep the first layout: constrained layout is slow
     write_text_atomic(paths["csv"], data.frame().to_csv(index=False))
     return paths
 
@@ -319,6 +340,7 @@ def cost_curves_figure(
     cost_lines: bool = True,
     estimator: Estimator = "exact",
     ncols: int | None = None,
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """One panel per entry of ``panels`` (title -> scores): the test cost lines (thin grey)
     and the expected cost curves ``K(c)`` of ``methods`` at each of ``gammas`` (solid:
@@ -334,7 +356,7 @@ def cost_curves_figure(
         _method_curves(ax, run, name, data, methods=methods, gammas=gammas, estimator=estimator)
         _cost_axes(ax, name)
     fig.suptitle(title)
-    return _write(fig, stem, data)
+    return _write(fig, stem, data, formats)
 
 
 def figure1(
@@ -346,11 +368,12 @@ def figure1(
     *,
     title: str = "Fig. 1: cost curves, J48Unp on spambase (\u03b3 = \u221e)",
     estimator: Estimator = "exact",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 1: all test cost lines and the four methods' cost curves at gamma = inf."""
     run = RunScores.from_arrays(test_y, test_s, train_y, train_s)
     return cost_curves_figure(
-        {"test set": run}, stem, title=title, gammas=(INF,), estimator=estimator
+        {"test set": run}, stem, title=title, gammas=(INF,), estimator=estimator, formats=formats
     )
 
 
@@ -370,9 +393,11 @@ def _credit_a_figure(
     gammas: Sequence[float],
     estimator: Estimator,
     ncols: int | None = None,
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     return cost_curves_figure(
-        _pick(scores, models), stem, title=title, gammas=gammas, estimator=estimator, ncols=ncols
+        _pick(scores, models), stem, title=title, gammas=gammas, estimator=estimator, ncols=ncols,
+        formats=formats,
     )
 
 
@@ -386,9 +411,11 @@ def figure3(
     title: str = f"Fig. 3: credit-a, Prior (left) and Random (right) {_SOLID_DASHED}",
     gammas: Sequence[float] = (INF, 0.0),
     estimator: Estimator = "exact",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 3: credit-a, Prior and Random; ``scores``: model type -> scores of one run."""
-    return _credit_a_figure(scores, stem, FIG3_MODELS, title, gammas=gammas, estimator=estimator)
+    return _credit_a_figure(scores, stem, FIG3_MODELS, title, gammas=gammas,
+                            estimator=estimator, formats=formats)
 
 
 def figure4(
@@ -398,9 +425,11 @@ def figure4(
     title: str = f"Fig. 4: credit-a, J48Unp (left) and NB (right) {_SOLID_DASHED}",
     gammas: Sequence[float] = (INF, 0.0),
     estimator: Estimator = "exact",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 4: credit-a, J48Unp and NB; ``scores``: model type -> scores of one run."""
-    return _credit_a_figure(scores, stem, FIG4_MODELS, title, gammas=gammas, estimator=estimator)
+    return _credit_a_figure(scores, stem, FIG4_MODELS, title, gammas=gammas,
+                            estimator=estimator, formats=formats)
 
 
 def figure7(
@@ -410,11 +439,13 @@ def figure7(
     title: str = f"Fig. 7: credit-a, selected models {_SOLID_DASHED}",
     gammas: Sequence[float] = (INF, 0.0),
     estimator: Estimator = "exact",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 7: credit-a, J48, J48Unp, IBK10, IBK1, SVMp, SVM (the pairs Sect. 6.3 compares:
     pruned vs unpruned tree, 10 vs 1 neighbours, SVM with and without probabilities)."""
     return _credit_a_figure(
-        scores, stem, FIG7_MODELS, title, gammas=gammas, estimator=estimator, ncols=2
+        scores, stem, FIG7_MODELS, title, gammas=gammas, estimator=estimator, ncols=2,
+        formats=formats,
     )
 
 
@@ -429,6 +460,7 @@ def figure2(
     n: int = 1_000_000,
     bins: int = 100,
     seed: int = 0,
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 2: histograms of ``n`` draws of ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)``
     for each true ``c`` (rows) and ``gamma`` (columns), with the Beta density overlaid (the
@@ -460,7 +492,7 @@ def figure2(
         ax.set_title(panel)
         ax.legend(fontsize=7)
     fig.suptitle("Fig. 2: distribution of \u0109 given the true c")
-    return _write(fig, stem, data)
+    return _write(fig, stem, data, formats)
 
 
 # -- Fig. 5 and 6: aggregates of the runs ---------------------------------------------------------
@@ -485,6 +517,7 @@ def figure5(
     *,
     methods: Sequence[str] = ("train-optimal", "score-driven", "test-optimal", "rate-driven"),
     exclude: Sequence[str] = BASELINES,
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 5: mean expected loss per model type (over all its runs) against gamma, one panel
     per method (the paper shows train-optimal and score-driven; the others are added). The
@@ -520,7 +553,7 @@ def figure5(
         ax.grid(alpha=0.25)
     axes[0].legend(fontsize=7, ncols=2, title="model type", title_fontsize=7)
     fig.suptitle("Fig. 5: expected loss vs certainty, mean over datasets and splits")
-    return _write(fig, stem, data)
+    return _write(fig, stem, data, formats)
 
 
 def figure6(
@@ -530,6 +563,7 @@ def figure6(
     gammas: Sequence[float] = (INF, 0.0),
     x_method: str = "train-optimal",
     y_method: str = "score-driven",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 6: per run, score-driven (y) against train-optimal (x) loss, one panel per gamma
     (the paper: inf and 0), one colour per model type; per-model means as large markers with
@@ -573,7 +607,7 @@ def figure6(
         ax.grid(alpha=0.25)
         ax.legend(fontsize=7, ncols=2, title="model type (mean)", title_fontsize=7)
     fig.suptitle(f"Fig. 6: {y_method} vs {x_method}, one point per run")
-    return _write(fig, stem, data)
+    return _write(fig, stem, data, formats)
 
 
 # -- Fig. 8 and 9: the toy example of Appendix B -------------------------------------------------
@@ -584,6 +618,7 @@ def figure8(
     run: RunScores | None = None,
     *,
     estimator: Estimator = "exact",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 8: left, the training cost lines (numbered) and their lower envelope (the
     train-optimal choice on the training data); right, the test cost lines and the four
@@ -622,7 +657,7 @@ def figure8(
     )
     _cost_axes(right, "test set")
     fig.suptitle("Fig. 8: J48Unp on 1% of spambase (Appendix B)")
-    return _write(fig, stem, data)
+    return _write(fig, stem, data, formats)
 
 
 def figure9(
@@ -630,6 +665,7 @@ def figure9(
     run: RunScores | None = None,
     *,
     estimator: Estimator = "exact",
+    formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 9: the Appendix B example, the four methods' cost curves under complete
     certainty (solid, gamma = inf) and complete uncertainty (dashed, gamma = 0)."""
@@ -640,19 +676,23 @@ def figure9(
         gammas=(INF, 0.0),
         cost_lines=False,
         estimator=estimator,
+        formats=formats,
     )
 
 
 __all__ = [
+    "ALLOWED_FIGURE_FORMATS",
     "DATA_COLUMNS",
     "FIG3_MODELS",
     "FIG4_MODELS",
     "FIG7_MODELS",
+    "FIGURE_FORMATS",
     "METHOD_COLOURS",
     "TOY_LEAF_SCORES",
     "TOY_TEST_COUNTS",
     "TOY_TRAIN_COUNTS",
     "RunScores",
+    "check_figure_formats",
     "cost_curves_figure",
     "figure1",
     "figure2",

@@ -324,13 +324,14 @@ def gamma_of_label(label: str) -> float:
     return math.inf if math.isinf(value) else value
 
 
-def step_table5(prepared: Sequence[Path | str], out_stem: Path | str) -> None:
+def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
+                formats: Sequence[str] = ("csv", "md", "tex")) -> None:
     """Table 5 (instances, attributes, majority proportion) of the prepared datasets."""
     from threshold_choice.datasets import load_prepared, table5
     from threshold_choice.tables import write_table
 
     frame = table5([load_prepared(Path(p)) for p in prepared])
-    write_table(frame, out_stem, caption="Table 5: datasets", marks=None)
+    write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
 
 
 def step_tables(
@@ -341,8 +342,10 @@ def step_tables(
     *,
     baselines: Sequence[str],
     published_dir: Path | str,
+    formats: Sequence[str] = ("csv", "md", "tex"),
 ) -> None:
-    """Tables 7 (by model) and 8 (by dataset, without the baselines) at one gamma."""
+    """Tables 7 (by model) and 8 (by dataset, without the baselines) at one gamma, in
+    ``formats`` (see :func:`threshold_choice.tables.write_table`)."""
     from threshold_choice.tables import table7, table8, write_table
 
     runs = pd.read_parquet(runs_path)
@@ -352,11 +355,13 @@ def step_tables(
         table7(runs, g, published_dir=published),
         out_table7,
         caption=f"Table 7: means by model type, gamma = {gamma}",
+        formats=formats,
     )
     write_table(
         table8(runs, g, tuple(baselines), published_dir=published),
         out_table8,
         caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}",
+        formats=formats,
     )
 
 
@@ -367,7 +372,8 @@ def _run_scores(path: Path | str, split: int = 1) -> Any:
 
 
 def step_figures_runs(
-    runs_path: Path | str, out_dir: Path | str, *, methods: Sequence[str], baselines: Sequence[str]
+    runs_path: Path | str, out_dir: Path | str, *, methods: Sequence[str],
+    baselines: Sequence[str], formats: Sequence[str] = ("png", "pdf"),
 ) -> None:
     """Figs 5 (expected loss vs gamma per model type) and 6 (per-run scatter at gamma = inf
     and the lowest configured gamma, 0 in the paper)."""
@@ -375,27 +381,30 @@ def step_figures_runs(
 
     runs = pd.read_parquet(runs_path)
     out = Path(out_dir)
-    figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines))
+    figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines), formats=formats)
     lowest = float(runs["gamma"].min())
-    figure6(runs, out / "fig6", gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,))
+    figure6(runs, out / "fig6", gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,),
+            formats=formats)
 
 
-def step_figures_toy(out_dir: Path | str) -> None:
+def step_figures_toy(out_dir: Path | str, *, formats: Sequence[str] = ("png", "pdf")) -> None:
     """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example)."""
     from threshold_choice.figures import figure2, figure8, figure9
 
     out = Path(out_dir)
-    figure2(out / "fig2")
-    figure8(out / "fig8")
-    figure9(out / "fig9")
+    figure2(out / "fig2", formats=formats)
+    figure8(out / "fig8", formats=formats)
+    figure9(out / "fig9", formats=formats)
 
 
-def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: str) -> None:
+def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: str,
+                 formats: Sequence[str] = ("png", "pdf")) -> None:
     """Fig. 1: cost curves of J48Unp on spambase (first split)."""
     from threshold_choice.figures import figure1
 
     run = _run_scores(scores_path)
-    figure1(run.test_y, run.test_s, run.train_y, run.train_s, out_stem, estimator=estimator)  # type: ignore[arg-type]
+    figure1(run.test_y, run.test_s, run.train_y, run.train_s, out_stem,
+            estimator=estimator, formats=formats)  # type: ignore[arg-type]
 
 
 def step_credit_a_figures(
@@ -404,6 +413,7 @@ def step_credit_a_figures(
     *,
     gammas: Sequence[float | str],
     estimator: str,
+    formats: Sequence[str] = ("png", "pdf"),
 ) -> None:
     """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show."""
     from threshold_choice.figures import (
@@ -424,7 +434,8 @@ def step_credit_a_figures(
         (figure7, FIG7_MODELS, "fig7"),
     ):
         if all(m in scores for m in models):  # a figure is drawn only with all its models
-            draw(scores, out / stem, gammas=g, estimator=estimator)  # type: ignore[operator]
+            draw(scores, out / stem, gammas=g, estimator=estimator,  # type: ignore[operator]
+                 formats=formats)
 
 
 def step_compare(results_dir: Path | str, *, published_dir: Path | str, tolerance: float) -> None:

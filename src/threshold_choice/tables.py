@@ -375,6 +375,23 @@ def to_latex(
     return "\n".join(lines) + "\n"
 
 
+#: Table formats written by default (all there are); ``csv`` is always among them.
+TABLE_FORMATS: tuple[str, ...] = ("csv", "md", "tex")
+
+
+def check_table_formats(formats: Sequence[str]) -> tuple[str, ...]:
+    """``formats`` as a tuple after checking they are distinct, among
+    :data:`TABLE_FORMATS`, and include ``csv``."""
+    formats = tuple(formats)
+    if ("csv" not in formats or any(f not in TABLE_FORMATS for f in formats)
+            or len(set(formats)) != len(formats)):
+        raise UserError(
+            f"table formats must be distinct values among {', '.join(TABLE_FORMATS)} and "
+            f"include csv, got {list(formats)}"
+        )
+    return formats
+
+
 def write_table(
     df: pd.DataFrame,
     path_stem: str | Path,
@@ -382,9 +399,11 @@ def write_table(
     caption: str,
     marks: TableMarks | None = PAPER_MARKS,
     decimals: int = 3,
+    formats: Sequence[str] = TABLE_FORMATS,
 ) -> dict[str, Path]:
-    """Write ``<stem>.csv`` (full precision, no marks), ``<stem>.md`` and ``<stem>.tex``
-    (``decimals`` decimals, with the paper's marks), each atomically.
+    """Write ``<stem>.csv`` (full precision, no marks) and, if in ``formats``, ``<stem>.md``
+    and ``<stem>.tex`` (``decimals`` decimals, with the paper's marks), each atomically.
+    ``formats`` must include ``csv`` (the comparison and the figures read it).
 
     The marks are those of the captions of the paper's Tables 7 and 8 (see
     :class:`TableMarks`): **bold** = the lowest loss of the row among the three realistic
@@ -394,18 +413,17 @@ def write_table(
     printed (rounded) values. ``marks=None`` writes no marks. ``caption`` is plain text; the
     LaTeX label is ``tab:<stem name>``. Returns the paths by extension.
     """
+    formats = check_table_formats(formats)
     stem = Path(path_stem)
-    paths = {
-        "csv": stem.with_name(stem.name + ".csv"),
-        "md": stem.with_name(stem.name + ".md"),
-        "tex": stem.with_name(stem.name + ".tex"),
-    }
+    paths = {ext: stem.with_name(f"{stem.name}.{ext}") for ext in formats}
     write_text_atomic(paths["csv"], df.to_csv(index=False))
-    write_text_atomic(paths["md"], to_markdown(df, caption=caption, marks=marks, decimals=decimals))
-    label = "tab:" + stem.name
-    write_text_atomic(
-        paths["tex"], to_latex(df, caption=caption, label=label, marks=marks, decimals=decimals)
-    )
+    if "md" in paths:
+        text = to_markdown(df, caption=caption, marks=marks, decimals=decimals)
+        write_text_atomic(paths["md"], text)
+    if "tex" in paths:
+        label = "tab:" + stem.name
+        text = to_latex(df, caption=caption, label=label, marks=marks, decimals=decimals)
+        write_text_atomic(paths["tex"], text)
     return paths
 
 
@@ -420,9 +438,11 @@ __all__ = [
     "SHARE_COLUMNS",
     "TABLE7_COLUMNS",
     "TABLE8_COLUMNS",
+    "TABLE_FORMATS",
     "TIE_TOLERANCE",
     "TableMarks",
     "cell_marks",
+    "check_table_formats",
     "gamma_label",
     "runs_at_gamma",
     "table5_numbers",

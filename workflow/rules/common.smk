@@ -58,11 +58,27 @@ BASELINES = config["models"].get("baselines", ["Prior", "Random"])
 FIG_CREDIT_A_MODELS = ["Prior", "Random", "J48Unp", "NB", "J48", "IBK10", "IBK1", "SVMp", "SVM"]
 
 
+TABLE_FORMATS = list(config.get("outputs", {}).get("tables", ["csv", "md", "tex"]))
+FIGURE_FORMATS = list(config.get("outputs", {}).get("figures", ["png", "pdf"]))
+# the first figure format is the one shown in the report
+FIG = FIGURE_FORMATS[0]
+
+
+def extra_table_outputs(stem):
+    """The configured table formats besides CSV, for a table ``stem``."""
+    return [f"{stem}.{ext}" for ext in TABLE_FORMATS if ext != "csv"]
+
+
+def extra_figure_outputs(stem):
+    """The configured figure formats besides the first, and the plotted data (CSV)."""
+    return [f"{stem}.{ext}" for ext in FIGURE_FORMATS[1:]] + [f"{stem}.csv"]
+
+
 def table_outputs():
     stems = [f"{R}/tables/table5"]
     for g in GAMMAS:
         stems += [f"{R}/tables/table7_gamma-{g}", f"{R}/tables/table8_gamma-{g}"]
-    return [f"{stem}.{ext}" for stem in stems for ext in ("csv", "md", "tex")]
+    return [f"{stem}.{ext}" for stem in stems for ext in TABLE_FORMATS]
 
 
 def credit_a_models():
@@ -85,7 +101,8 @@ def figure_stems():
 
 
 def figure_outputs():
-    return [f"{R}/figures/{stem}.{ext}" for stem in figure_stems() for ext in ("png", "pdf", "csv")]
+    return [f"{R}/figures/{stem}.{ext}" for stem in figure_stems()
+            for ext in (*FIGURE_FORMATS, "csv")]
 
 
 def comparison_outputs():

@@ -23,5 +23,7 @@ rule compare:
         "../../environment.yml"
     log:
         f"{R}/logs/compare.log",
+    benchmark:
+        f"{R}/benchmarks/compare.tsv",
     script:
         "../scripts/compare.py"

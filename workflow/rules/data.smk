@@ -13,6 +13,8 @@ rule prepare_dataset:
         "../../environment.yml"
     log:
         f"{R}/logs/prepare_dataset/{{dataset}}.log",
+    benchmark:
+        f"{R}/benchmarks/prepare_dataset/{{dataset}}.tsv",
     localrule: True
     script:
         "../scripts/prepare_dataset.py"

@@ -43,5 +43,7 @@ rule collect_runs:
         "../../environment.yml"
     log:
         f"{R}/logs/collect_runs.log",
+    benchmark:
+        f"{R}/benchmarks/collect_runs.tsv",
     script:
         "../scripts/collect_runs.py"

@@ -13,5 +13,7 @@ rule splits:
         "../../environment.yml"
     log:
         f"{R}/logs/splits/{{dataset}}.log",
+    benchmark:
+        f"{R}/benchmarks/splits/{{dataset}}.tsv",
     script:
         "../scripts/splits.py"

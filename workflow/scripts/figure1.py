@@ -7,6 +7,7 @@ from threshold_choice.pipeline import log_to, step_figure1
 with log_to(snakemake.log[0]):
     step_figure1(
         snakemake.input.scores,
-        Path(snakemake.output.png).with_suffix(""),
+        Path(snakemake.output.fig1).with_suffix(""),
         estimator=snakemake.params.estimator,
+        formats=snakemake.params.formats,
     )

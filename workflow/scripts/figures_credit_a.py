@@ -10,4 +10,5 @@ with log_to(snakemake.log[0]):
         Path(snakemake.output[0]).parent,
         gammas=snakemake.params.gammas,
         estimator=snakemake.params.estimator,
+        formats=snakemake.params.formats,
     )

@@ -10,4 +10,5 @@ with log_to(snakemake.log[0]):
         Path(snakemake.output.fig5).parent,
         methods=snakemake.params.methods,
         baselines=snakemake.params.baselines,
+        formats=snakemake.params.formats,
     )

@@ -5,4 +5,4 @@ from pathlib import Path
 from threshold_choice.pipeline import log_to, step_figures_toy
 
 with log_to(snakemake.log[0]):
-    step_figures_toy(Path(snakemake.output.fig2).parent)
+    step_figures_toy(Path(snakemake.output.fig2).parent, formats=snakemake.params.formats)

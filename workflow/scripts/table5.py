@@ -5,4 +5,5 @@ from pathlib import Path
 from threshold_choice.pipeline import log_to, step_table5
 
 with log_to(snakemake.log[0]):
-    step_table5(list(snakemake.input.parquet), Path(snakemake.output.csv).with_suffix(""))
+    step_table5(list(snakemake.input.parquet), Path(snakemake.output.csv).with_suffix(""),
+                formats=snakemake.params.formats)

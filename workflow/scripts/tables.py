@@ -12,4 +12,5 @@ with log_to(snakemake.log[0]):
         Path(snakemake.output.table8).with_suffix(""),
         baselines=snakemake.params.baselines,
         published_dir=snakemake.params.published,
+        formats=snakemake.params.formats,
     )
