@@ -430,3 +430,63 @@ def test_montecarlo_draws_are_shared_by_methods_of_one_run():
     )
     b = expected_losses(y, s, methods=["test-optimal"], gammas=[2.0], settings=settings)
     assert a.loc[a.method == "test-optimal", "expected_loss"].item() == b["expected_loss"].item()
+
+
+# -- brute force: dense grids in c and c_hat -----------------------------------------------------
+
+
+def brute_force_lines(method, y, s, ty, ts, c_hat):
+    """The test cost line (heights at c = 0, 1) each method selects at every c_hat, from the
+    methods' definitions; rate-driven mixes its two lines by the rate's position."""
+    if method in ("test-optimal", "train-optimal"):
+        ly, ls = (y, s) if method == "test-optimal" else (ty, ts)
+        cands = candidate_thresholds(ls)
+        q = np.array([line_of(ly, ls, t) for t in cands])
+        chosen = np.argmin(q[:, 0][None, :] * (1 - c_hat[:, None])
+                           + q[:, 1][None, :] * c_hat[:, None], axis=1)
+        return np.array([line_of(y, s, t) for t in cands])[chosen]
+    if method == "score-driven":  # t = c_hat: predict 1 iff s > c_hat
+        below = s[None, :] <= c_hat[:, None]
+        n = len(y)
+        return np.column_stack([2.0 * (below & (y == 1)).sum(axis=1) / n,
+                                2.0 * (~below & (y == 0)).sum(axis=1) / n])
+    if method == "rate-driven":
+        r, alpha, beta = rate_pieces(y, s)
+        k = np.clip(np.searchsorted(r, c_hat, side="right") - 1, 0, len(alpha) - 1)
+        return alpha[k] + beta[k] * c_hat[:, None]
+    raise AssertionError(method)
+
+
+def brute_force_expected_loss(method, y, s, ty, ts, gamma, n_c=250, n_chat=20000):
+    """Midpoint sums over c and c_hat of loss(c_hat, c) * Beta pdf(c_hat | c)."""
+    from scipy.stats import beta as beta_dist
+
+    c_hat = (np.arange(n_chat) + 0.5) / n_chat
+    lines = brute_force_lines(method, y, s, ty, ts, c_hat)
+    total = 0.0
+    for c in (np.arange(n_c) + 0.5) / n_c:
+        w = beta_dist.pdf(c_hat, gamma * c + 1, gamma * (1 - c) + 1)
+        w /= w.sum()
+        total += (1 - c) * (w @ lines[:, 0]) + c * (w @ lines[:, 1])
+    return total / n_c
+
+
+@pytest.mark.parametrize("case", range(len(ORACLE_CASES)))
+@pytest.mark.parametrize("gamma", [16.0, 4.0, 1.0])
+@pytest.mark.parametrize("method", PAPER_METHODS)
+def test_exact_agrees_with_brute_force_integration_on_dense_grids(method, gamma, case):
+    (y, s), (ty, ts) = ORACLE_CASES[case]
+    sel = make_selection(method, CostLines.from_scores(y, s),
+                         train=CostLines.from_scores(ty, ts), gamma=gamma)
+    # each jump of the selected line in c_hat costs at most half a cell (1/40000) of error
+    assert expected_loss(sel, gamma) == pytest.approx(
+        brute_force_expected_loss(method, y, s, ty, ts, gamma), abs=2e-5)
+
+
+def test_brute_force_cases_make_each_method_switch_lines():
+    # otherwise the comparison above would integrate a constant
+    c_hat = (np.arange(2000) + 0.5) / 2000
+    (y, s), (ty, ts) = ORACLE_CASES[2]
+    for method in PAPER_METHODS:
+        lines = brute_force_lines(method, y, s, ty, ts, c_hat)
+        assert len(np.unique(lines, axis=0)) >= 2, method
