@@ -81,3 +81,15 @@ def test_missing_file_and_columns_are_named(tmp_path, capsys):
     bad.write_text("y,s\n1,0.5\n")
     assert main(["loss", "--test", str(bad)]) == 2
     assert "lacks column(s) label, score" in capsys.readouterr().err
+
+
+def test_rank_based_methods_accept_any_real_scores(tmp_path, capsys):
+    # test-optimal and rate-driven depend on the order of the scores only
+    path = write(tmp_path / "t.csv", [0, 0, 1, 1, 0, 1], [-3.0, -1.0, 0.5, 2.0, 1.0, 7.0])
+    code = main(["loss", "--test", path, "--method", "test-optimal", "--method", "rate-driven"])
+    assert code == 0
+    shifted = write(tmp_path / "u.csv", [0, 0, 1, 1, 0, 1], [0.1, 0.2, 0.4, 0.6, 0.5, 0.9])
+    first = capsys.readouterr().out.split("\n\n")[0]
+    assert main(["loss", "--test", shifted, "--method", "test-optimal",
+                 "--method", "rate-driven"]) == 0
+    assert capsys.readouterr().out.split("\n\n")[0] == first
