@@ -18,7 +18,11 @@ import yaml
 
 from threshold_choice.datasets import load_prepared, load_registry, prepare_dataset
 from threshold_choice.datasets.arff import read_arff
-from threshold_choice.datasets.errors import ContentHashMismatchError, TransformError
+from threshold_choice.datasets.errors import (
+    ArffFormatError,
+    ContentHashMismatchError,
+    TransformError,
+)
 from threshold_choice.datasets.table import Table, content_hash
 
 FIXTURES = Path(__file__).parent / "fixtures" / "datasets"
@@ -136,6 +140,19 @@ def test_wrong_transform_is_a_content_hash_mismatch_naming_openml(tmp_path, no_n
                        r".*class counts expected \{'1': 2, '2': 3\}, actual \{'1': 3, '2': 2\}"):
         prepare_dataset("tiny", out_dir=tmp_path / "out", cache_dir=cache, mirror=None,
                         registry=registry)
+    assert not (tmp_path / "out").exists()
+
+
+def test_corrupt_cached_openml_arff_is_an_error_and_is_deleted(tmp_path, no_network):
+    cache = tmp_path / "cache"
+    shutil.copytree(FIXTURES / "openml_cache", cache / "openml")
+    cached = next((cache / "openml").rglob("dataset.arff"))
+    cached.write_text(cached.read_text()[:200])  # a truncated download
+    registry = load_registry(_tiny_registry(tmp_path, TINY_TRANSFORMS))
+    with pytest.raises(ArffFormatError, match=r"tiny \(OpenML .*deleted, so the next run"):
+        prepare_dataset("tiny", out_dir=tmp_path / "out", cache_dir=cache, mirror=None,
+                        registry=registry)
+    assert not cached.exists()
     assert not (tmp_path / "out").exists()
 
 

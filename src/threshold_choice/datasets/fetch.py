@@ -152,7 +152,12 @@ def fetch_from_openml(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3) -
     try:
         _, table = read_arff(arff_path)
     except ArffFormatError as exc:
-        raise ArffFormatError(f"{spec.name} ({source.describe()}): {exc}") from None
+        # a corrupt (e.g. truncated) download must not be reused: the next call fetches anew
+        arff_path.unlink(missing_ok=True)
+        raise ArffFormatError(
+            f"{spec.name} ({source.describe()}): {exc}. The cached copy {arff_path} was "
+            "deleted, so the next run downloads it again."
+        ) from None
     dropped = set(_as_list(dataset.ignore_attribute) + _as_list(dataset.row_id_attribute))
     dropped -= set(source.keep_ignored)
     table = Table(tuple(c for c in table.columns if c.name not in dropped))
