@@ -232,7 +232,7 @@ class PART(ClassifierMixin, BaseEstimator):
     or 1 so the first covering rule decides. As in Weka the rows are not renormalised: in
     rare cases (no rule fully covers an instance) they sum to less than 1.
 
-    Differences from Weka (3.9.7, against which probabilities agree to 1e-12 on the
+    Differences from Weka (3.9.7, against which probabilities agreed to 1e-12 on the
     paper's 26 datasets): floating-point sums are vectorised (exact ties up to ~1e-12
     could in principle break differently); unseen categories at prediction are treated
     as missing; only the default C4.5-pruned variant (no ``-U``, ``-R``, ``-B``, ``-J``).
