@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +40,7 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
 from scipy.stats import beta as beta_dist
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import PAPER_METHODS
@@ -223,7 +223,7 @@ def _figure(
 
 def _save_atomic(fig: Figure, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
         fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)

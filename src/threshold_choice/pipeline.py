@@ -14,7 +14,6 @@ import logging
 import math
 import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.errors import UserError
 from threshold_choice.metrics import METRICS
 
@@ -61,7 +61,7 @@ def log_to(path: Path | str) -> Iterator[None]:
 def atomic_path(path: Path) -> tuple[int, Path]:
     """A temporary file beside ``path`` (caller renames it over ``path`` when complete)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = mkstemp_readable(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     return fd, Path(tmp)
 
 

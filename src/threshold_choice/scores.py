@@ -32,7 +32,6 @@ of cores. :func:`write_scores` writes them byte-identically for identical input.
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -47,6 +46,7 @@ from scipy.special import expit
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import (
     ModelSpec,
@@ -245,7 +245,7 @@ def write_scores(df: pd.DataFrame, path: Path | str) -> None:
             arrays.append(pa.array(col.to_numpy(dtype=f.type.to_pandas_dtype()), type=f.type))
     table = pa.Table.from_arrays(arrays, schema=SCORES_SCHEMA)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = mkstemp_readable(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
         pq.write_table(

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.errors import UserError
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
@@ -194,7 +194,7 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     so that a reader (or an interrupted workflow) never sees a half-written file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -37,6 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.interpolate import CubicSpline
 from scipy.special import betainc, betaln, expit, log_expit
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.errors import UserError
 
 FloatArray = NDArray[np.float64]
@@ -361,7 +361,7 @@ class MomentTable:
 
 def _save_atomically(path: Path, **arrays: FloatArray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+    fd, tmp = mkstemp_readable(dir=path.parent, suffix=".npz.tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             np.savez(handle, **arrays)

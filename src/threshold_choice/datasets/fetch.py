@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 import time
 import zipfile
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ import numpy as np
 import pandas as pd
 import requests
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.errors import (
     ArffFormatError,
@@ -194,7 +194,7 @@ def download(url: str, dest: Path, *, retries: int = 3, backoff: float = 1.0,
         try:
             response = requests.get(url, timeout=timeout)
             response.raise_for_status()
-            fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+            fd, tmp = mkstemp_readable(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(response.content)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.datasets.errors import ContentHashMismatchError, DatasetError
 from threshold_choice.datasets.fetch import fetch_source
 from threshold_choice.datasets.registry import DatasetSpec, get_spec
@@ -152,7 +152,7 @@ def _atomic_pair(out_dir: Path, name: str, frame: pd.DataFrame, meta: dict[str, 
     tmp_paths: list[Path] = []
     try:
         for suffix in (".parquet", ".json"):
-            fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=f"{suffix}.tmp")
+            fd, tmp = mkstemp_readable(dir=out_dir, prefix=f".{name}.", suffix=f"{suffix}.tmp")
             os.close(fd)
             tmp_paths.append(Path(tmp))
         frame.to_parquet(tmp_paths[0], index=False)
