@@ -1,13 +1,14 @@
 """The OpenML path, through the real ``openml`` client reading a local cache, network disabled.
 
-Fixtures: ``fixtures/datasets/openml_cache`` (a tiny dataset laid out as openml-python caches
-it: ``org/openml/www/datasets/<id>/description.xml`` + ``dataset.arff``) and OpenML-shaped
+Fixtures, written by the tests: a tiny dataset in the paper's layout (a mirror folder with
+its ``SHA256SUMS``), the same data laid out as openml-python caches an OpenML upload
+(``org/openml/www/datasets/<id>/description.xml`` + ``dataset.arff``), and OpenML-shaped
 re-encodings of the paper's files, built below, to check the registry's transforms.
 """
 
 from __future__ import annotations
 
-import shutil
+import hashlib
 import socket
 from pathlib import Path
 
@@ -25,7 +26,6 @@ from threshold_choice.datasets.errors import (
 )
 from threshold_choice.datasets.table import Table, content_hash
 
-FIXTURES = Path(__file__).parent / "fixtures" / "datasets"
 MIRROR = Path(__file__).parents[2] / "shared" / "datasets"
 DESCRIPTION = """<oml:data_set_description xmlns:oml="http://openml.org/openml">
   <oml:id>{id}</oml:id><oml:name>{name}</oml:name><oml:version>1</oml:version>
@@ -35,6 +35,75 @@ DESCRIPTION = """<oml:data_set_description xmlns:oml="http://openml.org/openml">
   {extra}<oml:visibility>public</oml:visibility><oml:status>active</oml:status>
 </oml:data_set_description>
 """
+
+TINY_MIRROR_ARFF = """\
+% Test fixture in the paper's layout (class last, labels 1/2); TINY_OPENML_ARFF holds the
+% same data encoded differently.
+@relation tiny
+
+@attribute size numeric
+@attribute 'colour name' { red, green, blue}
+@attribute weight real
+@attribute Class {1,2}
+
+@data
+1,red,1.5,2
+2,green,2,1
+3,?,0,2
+1,blue,?,2
+2,red,10,1
+"""
+
+TINY_OPENML_ARFF = """\
+% OpenML-style encoding of TINY_MIRROR_ARFF:
+% class first with labels 0/1, other attribute names, numbers written with decimals,
+% "size" nominal here but numeric in the paper's file, a row id and an ignored attribute.
+@RELATION tiny-monks-like
+
+@ATTRIBUTE row_id INTEGER
+@ATTRIBUTE class {0,1}
+@ATTRIBUTE attr1 {1,2,3}
+@ATTRIBUTE "colour name" {"red","green","blue"}
+@ATTRIBUTE weight REAL
+@ATTRIBUTE split_flag {1,2}
+@ATTRIBUTE note STRING
+
+@DATA
+1,1,1,"red",1.50,1,'a'
+2,0,2,"green",2.00,2,'b'
+3,1,3,?,-0.0,1,'a'
+4,1,1,"blue",?,2,'c'
+5,0,2,"red",1e1,1,'b'
+"""
+
+TINY_OPENML_EXTRA = (
+    "<oml:default_target_attribute>class</oml:default_target_attribute>"
+    "<oml:row_id_attribute>row_id</oml:row_id_attribute>"
+    "<oml:ignore_attribute>split_flag</oml:ignore_attribute>"
+)
+
+
+def make_mirror(folder: Path) -> Path:
+    """A mirror folder holding tiny.arff and its SHA256SUMS line."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tiny.arff").write_text(TINY_MIRROR_ARFF)
+    digest = hashlib.sha256(TINY_MIRROR_ARFF.encode()).hexdigest()
+    (folder / "SHA256SUMS").write_text(f"{digest}  tiny.arff\n")
+    return folder
+
+
+def make_openml_cache(cache: Path) -> None:
+    """``cache/openml`` laid out as openml-python caches dataset 990001."""
+    folder = describe_in_cache(cache, 990001, "tiny-monks-like", TINY_OPENML_EXTRA)
+    (folder / "dataset.arff").write_text(TINY_OPENML_ARFF)
+
+
+def describe_in_cache(cache_dir: Path, did: int, name: str, extra: str = "") -> Path:
+    """The cache folder of OpenML dataset ``did`` with its description.xml; returns it."""
+    folder = cache_dir / "openml" / "org" / "openml" / "www" / "datasets" / str(did)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "description.xml").write_text(DESCRIPTION.format(id=did, name=name, extra=extra))
+    return folder
 
 
 @pytest.fixture
@@ -75,14 +144,11 @@ def write_arff(path: Path, table: Table, relation: str = "fixture") -> None:
 
 def put_in_cache(cache_dir: Path, did: int, table: Table, extra: str = "") -> None:
     """Lay a table out as openml-python's cache of dataset ``did``."""
-    folder = cache_dir / "openml" / "org" / "openml" / "www" / "datasets" / str(did)
-    write_arff(folder / "dataset.arff", table)
-    (folder / "description.xml").write_text(DESCRIPTION.format(id=did, name=f"d{did}",
-                                                                extra=extra))
+    write_arff(describe_in_cache(cache_dir, did, f"d{did}", extra) / "dataset.arff", table)
 
 
 def _tiny_registry(tmp_path: Path, transforms: list) -> Path:
-    _, paper = read_arff(FIXTURES / "mirror" / "tiny.arff")
+    _, paper = read_arff(make_mirror(tmp_path / "mirror") / "tiny.arff")
     doc = {
         "format_version": 1,
         "hash_format": "threshold-choice-table-v1",
@@ -113,13 +179,13 @@ TINY_TRANSFORMS = [
 
 def test_openml_cache_fixture_maps_onto_the_papers_table_without_network(tmp_path, no_network):
     cache = tmp_path / "cache"
-    shutil.copytree(FIXTURES / "openml_cache", cache / "openml")
+    make_openml_cache(cache)
     registry = load_registry(_tiny_registry(tmp_path, TINY_TRANSFORMS))
     user_cache = openml.config.get_config_as_dict()["cachedir"]
     via_openml = prepare_dataset("tiny", out_dir=tmp_path / "a", cache_dir=cache, mirror=None,
                                  registry=registry)
     via_mirror = prepare_dataset("tiny", out_dir=tmp_path / "b", cache_dir=cache,
-                                 mirror=FIXTURES / "mirror", registry=registry)
+                                 mirror=tmp_path / "mirror", registry=registry)
     a, b = load_prepared(via_openml), load_prepared(via_mirror)
     assert no_network == []
     assert openml.config.get_config_as_dict()["cachedir"] == user_cache  # restored
@@ -132,7 +198,7 @@ def test_openml_cache_fixture_maps_onto_the_papers_table_without_network(tmp_pat
 
 def test_wrong_transform_is_a_content_hash_mismatch_naming_openml(tmp_path, no_network):
     cache = tmp_path / "cache"
-    shutil.copytree(FIXTURES / "openml_cache", cache / "openml")
+    make_openml_cache(cache)
     swapped = [*TINY_TRANSFORMS[:2], {"recode": {"Class": {"0": "2", "1": "1"}}},
                {"categories": {"Class": ["1", "2"]}}, TINY_TRANSFORMS[3]]
     registry = load_registry(_tiny_registry(tmp_path, swapped))
@@ -145,7 +211,7 @@ def test_wrong_transform_is_a_content_hash_mismatch_naming_openml(tmp_path, no_n
 
 def test_corrupt_cached_openml_arff_is_an_error_and_is_deleted(tmp_path, no_network):
     cache = tmp_path / "cache"
-    shutil.copytree(FIXTURES / "openml_cache", cache / "openml")
+    make_openml_cache(cache)
     cached = next((cache / "openml").rglob("dataset.arff"))
     cached.write_text(cached.read_text()[:200])  # a truncated download
     registry = load_registry(_tiny_registry(tmp_path, TINY_TRANSFORMS))
@@ -158,7 +224,7 @@ def test_corrupt_cached_openml_arff_is_an_error_and_is_deleted(tmp_path, no_netw
 
 def test_transform_naming_an_absent_column_says_which(tmp_path, no_network):
     cache = tmp_path / "cache"
-    shutil.copytree(FIXTURES / "openml_cache", cache / "openml")
+    make_openml_cache(cache)
     registry = load_registry(_tiny_registry(tmp_path, [{"select": ["size"]}]))
     with pytest.raises(TransformError, match=r"'select' names columns \['size'\]"):
         prepare_dataset("tiny", out_dir=tmp_path / "out", cache_dir=cache, mirror=None,

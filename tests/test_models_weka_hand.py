@@ -27,7 +27,35 @@ from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.table import to_dataframe
 from threshold_choice.models.weka import PAPER_WEKA_MODELS, paper_weka_model
 
-TINY_ARFF = Path(__file__).parent / "data" / "tiny_weka.arff"
+TINY_ARFF_TEXT = """\
+% Tiny mixed-type data for the Weka backend tests: a nominal and two numeric attributes,
+% missing values, the class last (as ARFF files have it; RWeka moved it first).
+@relation tiny
+@attribute colour {red,green,blue}
+@attribute size numeric
+@attribute weight numeric
+@attribute class {no,yes}
+@data
+red,1.0,10,yes
+green,2.5,?,no
+blue,3.0,12,yes
+red,?,9,yes
+green,4.5,15,no
+blue,5.0,11,no
+red,6.0,8,yes
+?,7.5,14,no
+green,8.0,13,yes
+blue,9.0,7,yes
+red,2.0,16,no
+green,6.5,6,yes
+"""
+
+
+@pytest.fixture
+def tiny_arff(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.arff"
+    path.write_text(TINY_ARFF_TEXT)
+    return path
 
 
 def nominal(values: list[str | None], categories: list[str]) -> pd.Categorical:
@@ -88,12 +116,13 @@ def test_svm_boundary_and_calibration_on_symmetric_data(jvm: None) -> None:
     assert p[3] < p[0] < p[1] < p[2] < p[4]
 
 
-def _weka_reading_the_arff(classname: str, options: tuple[str, ...], crisp: bool) -> np.ndarray:
+def _weka_reading_the_arff(arff: Path, classname: str, options: tuple[str, ...],
+                           crisp: bool) -> np.ndarray:
     """P(yes) of every row, with Weka reading the ARFF: class moved first, training rows with
     a missing value deleted, every row predicted in file order."""
     import jpype
 
-    data = jpype.JClass("weka.core.converters.ConverterUtils$DataSource").read(str(TINY_ARFF))
+    data = jpype.JClass("weka.core.converters.ConverterUtils$DataSource").read(str(arff))
     reorder = jpype.JClass("weka.filters.unsupervised.attribute.Reorder")()
     reorder.setOptions(jpype.JArray(jpype.JString)(["-R", "last,first-3"]))
     reorder.setInputFormat(data)
@@ -114,8 +143,8 @@ def _weka_reading_the_arff(classname: str, options: tuple[str, ...], crisp: bool
 
 
 @pytest.mark.parametrize("name", sorted(PAPER_WEKA_MODELS))
-def test_the_backend_gives_weka_what_rweka_gave_it(jvm: None, name: str) -> None:
-    _, table = read_arff(TINY_ARFF)
+def test_the_backend_gives_weka_what_rweka_gave_it(jvm: None, tiny_arff: Path, name: str) -> None:
+    _, table = read_arff(tiny_arff)
     frame = to_dataframe(table)
     X = frame.drop(columns="class")
     y = (frame["class"] == "yes").to_numpy().astype(np.int64)  # yes: 7 of 12, the majority
@@ -124,4 +153,4 @@ def test_the_backend_gives_weka_what_rweka_gave_it(jvm: None, name: str) -> None
     assert model.n_train_used_ == 9
     classname, options, crisp = PAPER_WEKA_MODELS[name]
     np.testing.assert_array_equal(model.predict_proba(X)[:, 1],
-                                  _weka_reading_the_arff(classname, options, crisp))
+                                  _weka_reading_the_arff(tiny_arff, classname, options, crisp))
