@@ -172,7 +172,7 @@ def step_score(
         load_model_registry,
         model_spec_from_entry,
     )
-    from threshold_choice.models.weka import WekaClassifier, ensure_jvm
+    from threshold_choice.models.weka import ensure_jvm, is_weka_estimator
     from threshold_choice.provenance import format_software, software_versions
     from threshold_choice.scores import score_model, write_scores
 
@@ -186,7 +186,7 @@ def step_score(
     else:
         raise UserError("step_score needs the model's registry entry or the registry file")
     estimator_class = import_estimator(spec.estimator, model=model)
-    is_weka = isinstance(estimator_class, type) and issubclass(estimator_class, WekaClassifier)
+    is_weka = is_weka_estimator(estimator_class)
     if is_weka:
         ensure_jvm(weka_jar=weka_jar)
     data = load_prepared(Path(prepared))
@@ -325,11 +325,13 @@ def gamma_of_label(label: str) -> float:
 
 
 def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
-                formats: Sequence[str] = ("csv", "md", "tex")) -> None:
-    """Table 5 (instances, attributes, majority proportion) of the prepared datasets."""
+                formats: Sequence[str] | None = None) -> None:
+    """Table 5 (instances, attributes, majority proportion) of the prepared datasets, in
+    ``formats`` (default :data:`threshold_choice.tables.TABLE_FORMATS`)."""
     from threshold_choice.datasets import load_prepared, table5
-    from threshold_choice.tables import write_table
+    from threshold_choice.tables import TABLE_FORMATS, write_table
 
+    formats = formats or TABLE_FORMATS
     frame = table5([load_prepared(Path(p)) for p in prepared])
     write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
 
@@ -342,12 +344,13 @@ def step_tables(
     *,
     baselines: Sequence[str],
     published_dir: Path | str,
-    formats: Sequence[str] = ("csv", "md", "tex"),
+    formats: Sequence[str] | None = None,
 ) -> None:
     """Tables 7 (by model) and 8 (by dataset, without the baselines) at one gamma, in
-    ``formats`` (see :func:`threshold_choice.tables.write_table`)."""
-    from threshold_choice.tables import table7, table8, write_table
+    ``formats`` (default :data:`threshold_choice.tables.TABLE_FORMATS`)."""
+    from threshold_choice.tables import TABLE_FORMATS, table7, table8, write_table
 
+    formats = formats or TABLE_FORMATS
     runs = pd.read_parquet(runs_path)
     g = gamma_of_label(gamma)
     published = Path(published_dir)
@@ -373,12 +376,13 @@ def _run_scores(path: Path | str, split: int = 1) -> Any:
 
 def step_figures_runs(
     runs_path: Path | str, out_dir: Path | str, *, methods: Sequence[str],
-    baselines: Sequence[str], formats: Sequence[str] = ("png", "pdf"),
+    baselines: Sequence[str], formats: Sequence[str] | None = None,
 ) -> None:
     """Figs 5 (expected loss vs gamma per model type) and 6 (per-run scatter at gamma = inf
     and the lowest configured gamma, 0 in the paper)."""
-    from threshold_choice.figures import figure5, figure6
+    from threshold_choice.figures import FIGURE_FORMATS, figure5, figure6
 
+    formats = formats or FIGURE_FORMATS
     runs = pd.read_parquet(runs_path)
     out = Path(out_dir)
     figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines), formats=formats)
@@ -387,10 +391,11 @@ def step_figures_runs(
             formats=formats)
 
 
-def step_figures_toy(out_dir: Path | str, *, formats: Sequence[str] = ("png", "pdf")) -> None:
+def step_figures_toy(out_dir: Path | str, *, formats: Sequence[str] | None = None) -> None:
     """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example)."""
-    from threshold_choice.figures import figure2, figure8, figure9
+    from threshold_choice.figures import FIGURE_FORMATS, figure2, figure8, figure9
 
+    formats = formats or FIGURE_FORMATS
     out = Path(out_dir)
     figure2(out / "fig2", formats=formats)
     figure8(out / "fig8", formats=formats)
@@ -398,10 +403,11 @@ def step_figures_toy(out_dir: Path | str, *, formats: Sequence[str] = ("png", "p
 
 
 def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: str,
-                 formats: Sequence[str] = ("png", "pdf")) -> None:
+                 formats: Sequence[str] | None = None) -> None:
     """Fig. 1: cost curves of J48Unp on spambase (first split)."""
-    from threshold_choice.figures import figure1
+    from threshold_choice.figures import FIGURE_FORMATS, figure1
 
+    formats = formats or FIGURE_FORMATS
     run = _run_scores(scores_path)
     figure1(run.test_y, run.test_s, run.train_y, run.train_s, out_stem,
             estimator=estimator, formats=formats)  # type: ignore[arg-type]
@@ -413,18 +419,20 @@ def step_credit_a_figures(
     *,
     gammas: Sequence[float | str],
     estimator: str,
-    formats: Sequence[str] = ("png", "pdf"),
+    formats: Sequence[str] | None = None,
 ) -> None:
     """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show."""
     from threshold_choice.figures import (
         FIG3_MODELS,
         FIG4_MODELS,
         FIG7_MODELS,
+        FIGURE_FORMATS,
         figure3,
         figure4,
         figure7,
     )
 
+    formats = formats or FIGURE_FORMATS
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
     g = [gamma_of_label(str(x)) for x in gammas]
     out = Path(out_dir)

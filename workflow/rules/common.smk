@@ -6,6 +6,8 @@ import yaml
 
 from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
+from threshold_choice.models.registry import import_estimator
+from threshold_choice.models.weka import is_weka_estimator
 from threshold_choice.pipeline import gamma_label
 
 try:
@@ -29,9 +31,11 @@ WEKA_JAR = config["models"].get("weka_jar")
 def weka_jar_input(wildcards):
     """The configured weka.jar, as an input of the Weka models' score jobs only (so that
     changing the jar re-fits them and nothing else)."""
+    if not WEKA_JAR:
+        return []
     entry = MODEL_ENTRIES[wildcards.model]
-    is_weka = entry.get("estimator", "").startswith("threshold_choice.models.weka:")
-    return WEKA_JAR if is_weka and WEKA_JAR else []
+    estimator = import_estimator(entry["estimator"], model=wildcards.model)
+    return WEKA_JAR if is_weka_estimator(estimator) else []
 
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]

@@ -141,6 +141,7 @@ __all__ = [
     "WekaClassifier",
     "check_weka_jar",
     "ensure_jvm",
+    "is_weka_estimator",
     "java_version",
     "paper_weka_model",
     "weka_jar_in_use",
@@ -611,6 +612,11 @@ def _deserialize(jpype: Any, blob: bytes | None) -> tuple[Any, Any]:
     # Weka's reader resolves classes through Weka's class loaders.
     objects = jpype.JClass("weka.core.SerializationHelper").readAll(stream)
     return objects[0], objects[1]
+
+
+def is_weka_estimator(estimator: Any) -> bool:
+    """Whether ``estimator`` (a class) runs Weka: :class:`WekaClassifier` or a subclass."""
+    return isinstance(estimator, type) and issubclass(estimator, WekaClassifier)
 
 
 def paper_weka_model(name: str, class_order: tuple[int, int] = (0, 1)) -> WekaClassifier:
