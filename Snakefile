@@ -1,6 +1,6 @@
 # Reproduction of Ferri, Hernandez-Orallo & Flach (DMKD 2019): see README.md.
-#   snakemake --cores 8                               (default configuration)
-#   snakemake --cores 8 --configfile config/paper.yaml (paper-exact mode)
+#   snakemake --cores 8                               (the paper: Weka, R splits)
+#   snakemake --cores 8 --configfile config/sklearn.yaml (scikit-learn learners, no JVM)
 from snakemake.utils import min_version, validate
 
 min_version("8.0")
@@ -14,7 +14,6 @@ validate(config, "workflow/schemas/config.schema.yaml")
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
-include: "workflow/rules/splits.smk"
 include: "workflow/rules/scores.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/tables.smk"

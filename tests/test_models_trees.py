@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from threshold_choice.models.trees import (
     fit_schema,
     select_split,
 )
+from threshold_choice.models.weka import java_executable
 
 
 def _h(counts: list[float]) -> float:
@@ -463,7 +463,7 @@ if not os.environ.get("WEKA_JAR"):
 
 def weka_oracle_available() -> bool:
     jar = os.environ.get("WEKA_JAR", "")
-    return bool(jar) and Path(jar).is_file() and shutil.which("java") is not None \
+    return bool(jar) and Path(jar).is_file() and java_executable() is not None \
         and _DATASETS.is_dir()
 
 
@@ -493,8 +493,8 @@ def compare_with_weka(tmp_path: Path, dataset: str, weka_args: list[str], est: o
         (tmp_path / f"{name}.arff").write_text(
             "\n".join(lines[: start + 1] + [rows[i] for i in idx]) + "\n", encoding="latin-1")
     out = subprocess.run(
-        ["java", "-cp", os.environ["WEKA_JAR"], *weka_args, "-t", str(tmp_path / "train.arff"),
-         "-T", str(tmp_path / "test.arff"), "-classifications",
+        [str(java_executable()), "-cp", os.environ["WEKA_JAR"], *weka_args,
+         "-t", str(tmp_path / "train.arff"), "-T", str(tmp_path / "test.arff"), "-classifications",
          "weka.classifiers.evaluation.output.prediction.CSV -distribution -decimals 12"],
         capture_output=True, text=True, check=True).stdout.splitlines()
     first = next(i for i, line in enumerate(out) if line.startswith("inst#")) + 1

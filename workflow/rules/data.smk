@@ -1,20 +1,25 @@
-# Obtain, verify and prepare each dataset (mirror first, else OpenML / UCI).
+# Obtain, verify and prepare each dataset (mirror first, else OpenML / UCI), and draw its
+# stratified 50/50 splits (rows of the prepared table, 1-based), in one job per dataset.
 
 
 rule prepare_dataset:
     output:
         parquet=f"{R}/data/{{dataset}}.parquet",
         meta=f"{R}/data/{{dataset}}.json",
+        splits=f"{R}/splits/{{dataset}}.csv",
     params:
-        mirror=config["data"].get("mirror"),
-        cache=config["data"].get("cache", f"{R}/cache/downloads"),
-        registry=config["data"]["registry"],
+        # the dataset's own registry entry: editing it prepares that dataset again. Where the
+        # data come from (data.mirror, data.cache, data.registry's path) is read from the config
+        # by the script, not a param: the content hash makes every source give the same table.
+        entry=lambda wildcards: DATASET_ENTRIES[wildcards.dataset],
+        splitter=config["splits"]["splitter"],
+        iterations=config["splits"]["iterations"],
     conda:
         "../../environment.yml"
     log:
         f"{R}/logs/prepare_dataset/{{dataset}}.log",
     benchmark:
-        f"{R}/benchmarks/prepare_dataset/{{dataset}}.tsv",
+        f"{R}/benchmarks/prepare_dataset/{{dataset}}.tsv"
     localrule: True
     script:
         "../scripts/prepare_dataset.py"

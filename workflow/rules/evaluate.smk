@@ -8,14 +8,15 @@ rule evaluate:
         scores=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.parquet", model=MODELS),
     output:
         runs=f"{R}/runs/{{dataset}}.parquet",
+        timings=f"{R}/runs/{{dataset}}.timings.csv",
     params:
         methods=config["evaluation"]["methods"],
         gammas=[str(g) for g in config["evaluation"]["gammas"]],
-        estimator=config["evaluation"].get("estimator", "exact"),
-        grid_size=config["evaluation"].get("grid_size", 1000),
-        seed=config["evaluation"].get("seed", 0),
-        rate_threshold_offset=config["evaluation"].get("rate_threshold_offset"),
-        tie_breaking=config["evaluation"].get("tie_breaking", "project"),
+        estimator=config["evaluation"]["estimator"],
+        grid_size=config["evaluation"]["grid_size"],
+        seed=config["evaluation"]["seed"],
+        rate_threshold_offset=config["evaluation"]["rate_threshold_offset"],
+        tie_breaking=config["evaluation"]["tie_breaking"],
     conda:
         "../../environment.yml"
     log:

@@ -1,27 +1,31 @@
-# Fit each model on every split of a dataset; its train and test scores (one job per
-# dataset and model, all splits).
+# Fit every model on every split of a dataset and score both parts: one job per dataset, one
+# process (and one JVM for the Weka models). Each model's scores are also kept in a
+# content-addressed cache (threshold_choice.score_cache), so a job re-run because one model's
+# entry changed fits that model only.
 
 
 rule score:
     input:
         parquet=f"{R}/data/{{dataset}}.parquet",
         splits=f"{R}/splits/{{dataset}}.csv",
-        weka_jar=weka_jar_input,
+        weka_jar=weka_jar_input(),
     output:
-        scores=f"{R}/scores/{{dataset}}/{{model}}.parquet",
-        timings=f"{R}/scores/{{dataset}}/{{model}}.timings.csv",
+        scores=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.parquet", model=MODELS),
+        timings=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.timings.csv", model=MODELS),
     params:
-        seed=config["models"].get("seed", 0),
-        entry=lambda wildcards: MODEL_ENTRIES[wildcards.model],
+        models=MODELS,
+        seed=config["models"]["seed"],
+        entries={m: MODEL_ENTRIES[m] for m in MODELS},
+        cache=f"{R}/cache/scores",
     conda:
         "../../environment.yml"
     log:
-        f"{R}/logs/score/{{dataset}}/{{model}}.log",
+        f"{R}/logs/score/{{dataset}}.log",
     benchmark:
-        f"{R}/benchmarks/score/{{dataset}}/{{model}}.tsv"
+        f"{R}/benchmarks/score/{{dataset}}.tsv"
     threads: 1
     resources:
-        mem_mb=2000,
+        mem_mb=3000,
         runtime=30,
     script:
         "../scripts/score.py"

@@ -1,5 +1,5 @@
-# Tables 5, 7 and 8 (CSV and the other configured formats: Markdown, LaTeX) for every
-# configured gamma.
+# Tables 5, 7 and 8 (CSV and the other configured formats: Markdown, LaTeX); Tables 7 and 8
+# for every configured gamma, in one job.
 
 
 rule table5:
@@ -15,7 +15,7 @@ rule table5:
     log:
         f"{R}/logs/table5.log",
     benchmark:
-        f"{R}/benchmarks/table5.tsv",
+        f"{R}/benchmarks/table5.tsv"
     script:
         "../scripts/table5.py"
 
@@ -24,29 +24,40 @@ rule tables:
     input:
         runs=f"{R}/runs.parquet",
     output:
-        table7=report(
-            f"{R}/tables/table7_gamma-{{gamma}}.csv",
-            caption="../report/table7.rst",
-            category="Tables",
-            subcategory="Table 7 (by model)",
-        ),
-        table7_other=extra_table_outputs(f"{R}/tables/table7_gamma-{{gamma}}"),
-        table8=report(
-            f"{R}/tables/table8_gamma-{{gamma}}.csv",
-            caption="../report/table8.rst",
-            category="Tables",
-            subcategory="Table 8 (by dataset)",
-        ),
-        table8_other=extra_table_outputs(f"{R}/tables/table8_gamma-{{gamma}}"),
+        table7=[
+            report(
+                f"{R}/tables/table7_gamma-{g}.csv",
+                caption="../report/table7.rst",
+                category="Tables",
+                subcategory="Table 7 (by model)",
+            )
+            for g in GAMMAS
+        ],
+        table8=[
+            report(
+                f"{R}/tables/table8_gamma-{g}.csv",
+                caption="../report/table8.rst",
+                category="Tables",
+                subcategory="Table 8 (by dataset)",
+            )
+            for g in GAMMAS
+        ],
+        other=[
+            path
+            for g in GAMMAS
+            for stem in (f"{R}/tables/table7_gamma-{g}", f"{R}/tables/table8_gamma-{g}")
+            for path in extra_table_outputs(stem)
+        ],
     params:
+        gammas=GAMMAS,
         formats=TABLE_FORMATS,
         baselines=BASELINES,
         published=config.get("comparison", {}).get("published", "config/published"),
     conda:
         "../../environment.yml"
     log:
-        f"{R}/logs/tables/gamma-{{gamma}}.log",
+        f"{R}/logs/tables.log",
     benchmark:
-        f"{R}/benchmarks/tables/gamma-{{gamma}}.tsv",
+        f"{R}/benchmarks/tables.tsv"
     script:
         "../scripts/tables.py"

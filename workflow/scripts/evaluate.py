@@ -14,4 +14,5 @@ with log_to(snakemake.log[0]):
         seed=snakemake.params.seed,
         rate_threshold_offset=snakemake.params.rate_threshold_offset,
         tie_breaking=snakemake.params.tie_breaking,
+        out_timings=snakemake.output.timings,
     )

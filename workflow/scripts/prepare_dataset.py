@@ -1,12 +1,16 @@
-"""Rule prepare_dataset: a thin wrapper over threshold_choice.pipeline.step_prepare."""
+"""Rule prepare_dataset: a thin wrapper over threshold_choice.pipeline.step_prepare_and_split."""
 
-from threshold_choice.pipeline import log_to, step_prepare
+from threshold_choice.pipeline import log_to, step_prepare_and_split
 
+data = snakemake.config["data"]
 with log_to(snakemake.log[0]):
-    step_prepare(
+    step_prepare_and_split(
         snakemake.wildcards.dataset,
         snakemake.output.parquet,
-        mirror=snakemake.params.mirror,
-        cache_dir=snakemake.params.cache,
-        registry=snakemake.params.registry,
+        snakemake.output.splits,
+        mirror=data.get("mirror"),
+        cache_dir=data.get("cache", f"{snakemake.config['results']}/cache/downloads"),
+        registry=data["registry"],
+        splitter=snakemake.params.splitter,
+        iterations=snakemake.params.iterations,
     )

@@ -6,10 +6,11 @@ with log_to(snakemake.log[0]):
     step_score(
         snakemake.input.parquet,
         snakemake.input.splits,
-        snakemake.wildcards.model,
-        entry=snakemake.params.entry,
-        out_scores=snakemake.output.scores,
-        out_timings=snakemake.output.timings,
+        snakemake.params.models,
+        entries=snakemake.params.entries,
+        out_scores=list(snakemake.output.scores),
+        out_timings=list(snakemake.output.timings),
         seed=snakemake.params.seed,
         weka_jar=snakemake.input.weka_jar or None,
+        cache_dir=snakemake.params.cache,
     )

@@ -1,0 +1,92 @@
+"""Time a whole workflow run from scratch (on demand; not part of the test suite).
+
+    python benchmarks/bench_workflow.py                       # the default (paper) configuration
+    python benchmarks/bench_workflow.py --configfile config/sklearn.yaml --cores 2
+
+Runs ``snakemake --cores N`` with the given configuration into a fresh results folder (its
+download, moment and score caches included, so nothing is reused) and prints: wall time,
+number of jobs, total job CPU seconds (Snakemake's per-job ``benchmark:`` files), the seconds
+spent in model fitting + predicting (the score jobs' timings) and in loss evaluation proper
+(the evaluate jobs' timings; CPU seconds, as the jobs'), and their share of job CPU; then the
+comparison summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--configfile", action="append", default=[],
+                        help="configuration file(s) on top of config/config.yaml")
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="results folder (must not exist; default: a new temporary one)")
+    parser.add_argument("snakemake_args", nargs="*", help="more snakemake arguments")
+    args = parser.parse_args(argv)
+    out = args.out or Path(tempfile.mkdtemp(prefix="bench-workflow-")) / "results"
+    if out.exists() and any(out.iterdir()):
+        parser.error(f"{out} is not empty: give a fresh folder")
+    out = out.resolve()
+    override = out.parent / f"{out.name}.bench.yaml"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    override.write_text(yaml.safe_dump({"results": str(out)}))
+    # the data cache of config.yaml lives under results/ too; keep it inside the fresh folder
+    data = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["data"]
+    for extra in args.configfile:
+        data.update((yaml.safe_load(Path(extra).read_text()) or {}).get("data", {}))
+    data["cache"] = str(out / "cache" / "downloads")
+    override.write_text(yaml.safe_dump({"results": str(out), "data": data}))
+
+    cmd = [sys.executable, "-m", "snakemake", "--cores", str(args.cores), "--configfile",
+           *[str(Path(c).resolve()) for c in args.configfile], str(override),
+           *args.snakemake_args]
+    print("$", " ".join(cmd), flush=True)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        print(proc.stdout[-3000:], proc.stderr[-5000:], sep="\n")
+        return proc.returncode
+
+    benchmarks = sorted((out / "benchmarks").rglob("*.tsv"))
+    jobs = pd.concat([pd.read_csv(p, sep="\t").assign(job=str(p.relative_to(out)))
+                      for p in benchmarks], ignore_index=True)
+    job_cpu = float(jobs["cpu_time"].sum())
+    scores = pd.concat([pd.read_csv(p) for p in (out / "scores").rglob("*.timings.csv")],
+                       ignore_index=True)
+    # CPU seconds, like the jobs' (wall-clock seconds count waiting on a busy machine)
+    fit = float(scores["fit_cpu_seconds"].sum())
+    predict = float(scores["predict_cpu_seconds"].sum())
+    evaluation = float(sum(pd.read_csv(p)["evaluate_cpu_seconds"].sum()
+                           for p in (out / "runs").glob("*.timings.csv")))
+    work = fit + predict + evaluation
+    print(f"results:               {out}")
+    print(f"wall time:             {wall:.1f} s  (--cores {args.cores})")
+    print(f"jobs:                  {len(benchmarks)}")
+    print(f"job CPU:               {job_cpu:.1f} s")
+    print(f"fit + predict (CPU):   {fit:.1f} + {predict:.1f} s")
+    print(f"loss evaluation (CPU): {evaluation:.1f} s")
+    print(f"share of job CPU:      {work / job_cpu:.1%}")
+    print(f"largest job RSS:       {jobs['max_rss'].max():.0f} MB")
+    slowest = jobs.nlargest(5, "s")[["job", "s", "cpu_time"]]
+    print("slowest jobs:\n" + slowest.to_string(index=False))
+    summary = out / "comparison" / "summary.csv"
+    if summary.is_file():
+        print("comparison:\n" + pd.read_csv(summary).to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

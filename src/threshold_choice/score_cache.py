@@ -1,0 +1,169 @@
+"""A content-addressed cache of one model's scores on one dataset (all its splits).
+
+The workflow scores a dataset with all its models in one job (one process, one JVM), so a
+job's inputs change whenever any of its models does. This cache keeps the work of the models
+that did not change: an entry is keyed by everything that determines the scores,
+
+* the bytes of the prepared table and of the splits CSV,
+* the model's registry entry (keys sorted) and the seed,
+* for a Weka model, the ``weka.jar`` it runs (its SHA-256; the wrapper's version for the
+  bundled one),
+* the versions of Python and of the numeric packages, and the source of the code that turns
+  those inputs into scores (:data:`SCORING_CODE`: the models, the splitters, the scores
+  producer and the reader of the prepared table),
+
+so editing or adding one model re-fits that model only, a run killed inside a job keeps the
+models it had finished, and a change of software re-fits everything. An entry is
+``<cache>/<model>/<key>.parquet`` (the scores), ``<key>.timings.csv`` (the timings of the fit
+that made them) and ``<key>.json`` (the key's parts, for people), written in that order, each
+atomically; an entry counts only when all three are there and the scores read back with the
+expected schema, and a damaged one is removed and re-fitted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from threshold_choice.atomic import mkstemp_readable
+
+__all__ = ["SCORING_CODE", "ScoreCache", "score_key"]
+
+_LOG = logging.getLogger(__name__)
+_PACKAGE = Path(__file__).resolve().parent
+#: Source files (relative to the package) whose change re-fits every model.
+SCORING_CODE: tuple[str, ...] = (
+    "models",
+    "splits",
+    "scores.py",
+    "score_cache.py",
+    "datasets/prepare.py",
+)
+_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "pyarrow", "python-weka-wrapper3")
+
+
+def _sha256_file(path: Path | str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@cache
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    for item in SCORING_CODE:
+        path = _PACKAGE / item
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        for file in files:
+            digest.update(str(file.relative_to(_PACKAGE)).encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+@cache
+def _software() -> dict[str, str]:
+    from threshold_choice.provenance import software_versions
+
+    return software_versions(packages=_PACKAGES)
+
+
+def score_key(
+    *,
+    prepared: Path | str,
+    splits_csv: Path | str,
+    entry: Mapping[str, Any],
+    seed: int,
+    weka_jar: Path | str | None,
+) -> tuple[str, dict[str, Any]]:
+    """``(key, parts)``: the cache key (SHA-256 hex) of one model's scores and what it hashes.
+    ``weka_jar``: the jar a Weka model runs (None for the bundled Weka or a non-Weka model)."""
+    parts = {
+        "prepared_sha256": _sha256_file(prepared),
+        "splits_sha256": _sha256_file(splits_csv),
+        "entry": json.loads(json.dumps(dict(entry), sort_keys=True)),
+        "seed": int(seed),
+        "weka_jar_sha256": _sha256_file(weka_jar) if weka_jar else None,
+        "software": _software(),
+        "code_sha256": _code_digest(),
+    }
+    key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+    return key, parts
+
+
+def _atomic_copy(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = mkstemp_readable(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class ScoreCache:
+    """The cache folder; :meth:`fetch` and :meth:`store` move files between it and a job's
+    outputs. A cache that cannot be written is skipped with a warning (the job's outputs are
+    written all the same)."""
+
+    root: Path
+
+    def _paths(self, model: str, key: str) -> tuple[Path, Path, Path]:
+        stem = self.root / model / key
+        return (stem.with_suffix(".parquet"), stem.with_suffix(".timings.csv"),
+                stem.with_suffix(".json"))
+
+    def fetch(self, model: str, key: str, out_scores: Path, out_timings: Path) -> bool:
+        """Copy a complete, readable entry to the outputs; False when there is none (a damaged
+        entry is removed)."""
+        import pyarrow.parquet as pq
+
+        from threshold_choice.scores import SCORES_SCHEMA
+
+        scores, timings, manifest = self._paths(model, key)
+        if not (scores.is_file() and timings.is_file() and manifest.is_file()):
+            return False
+        try:
+            table = pq.read_table(scores)
+            if not table.schema.equals(SCORES_SCHEMA) or table.num_rows == 0:
+                raise ValueError(f"unexpected schema or no rows in {scores}")
+            if not timings.read_text(encoding="utf-8").startswith("dataset,model,split,"):
+                raise ValueError(f"unexpected header in {timings}")
+        except Exception as exc:  # any damage: re-fit
+            _LOG.warning("score cache entry %s is damaged (%s): re-fitting", scores, exc)
+            for path in (manifest, timings, scores):
+                path.unlink(missing_ok=True)
+            return False
+        _atomic_copy(scores, out_scores)
+        _atomic_copy(timings, out_timings)
+        return True
+
+    def store(self, model: str, key: str, parts: Mapping[str, Any], out_scores: Path,
+              out_timings: Path) -> None:
+        """Copy a job's freshly written outputs into the cache (best effort)."""
+        scores, timings, manifest = self._paths(model, key)
+        try:
+            _atomic_copy(out_scores, scores)
+            _atomic_copy(out_timings, timings)
+            manifest.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = mkstemp_readable(prefix=f".{manifest.name}.", suffix=".tmp",
+                                       dir=manifest.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"model": model, "key": key, **parts}, handle, indent=1,
+                          sort_keys=True)
+            os.replace(tmp, manifest)
+        except OSError as exc:
+            _LOG.warning("could not write the score cache entry %s (%s); carrying on without",
+                         scores, exc)
