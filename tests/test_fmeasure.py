@@ -276,6 +276,10 @@ def test_fig2_isometrics_rotate_around_minus_one_ninth_and_the_all_positive_boun
     last = froc.iloc[-1]
     assert (last.G_x, last.G_y) == (0.0, pytest.approx(9.0))
     assert last.F1 == pytest.approx(2 / 11) and last.on_hull
+    # its F-cost line is 2 (1 - c)(1 - pi)/pi: the text's (1 - pi)/pi is its value at c = 1/2
+    lines = FCostLines.from_scores(y, s)
+    c = np.array([0.0, 0.25, 0.5, 1.0])
+    np.testing.assert_allclose(lines.height(-1, c), 2 * (1 - c) * 9, rtol=1e-12)
 
 
 def test_froc_points_are_counted_from_the_scores():
@@ -357,6 +361,18 @@ def test_grid_and_montecarlo_estimators_approach_the_exact_value():
         mc = f_loss(method, y, s, ty, ts, 4.0, estimator="montecarlo", grid_size=20000, seed=3)
         assert mc == pytest.approx(exact, rel=0.05)
     assert f_loss("rate-driven", y, s, ty, ts, 4.0, estimator="montecarlo", seed=3) == INF
+
+
+@pytest.mark.parametrize("gamma", [8.0, 2.0, 0.5])
+@pytest.mark.parametrize("case", list(CASES))
+def test_test_optimal_aware_is_never_worse_for_the_f_measure(case, gamma):
+    # the F-cost lines are linear in c too, so the line chosen at E[c | c_hat] minimises the
+    # posterior expected 2FQ/(1 - FQ) among the lines
+    (y, s), _ = CASES[case]
+    lines = FCostLines.from_scores(y, s)
+    aware = expected_f_loss(make_selection("test-optimal-aware", lines, gamma=gamma), gamma)
+    plain = expected_f_loss(make_selection("test-optimal", lines), gamma)
+    assert math.isfinite(aware) and aware <= plain + 1e-9
 
 
 def test_expected_losses_with_the_f_measure_loss_uses_the_f_cost_lines():

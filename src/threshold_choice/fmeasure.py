@@ -27,9 +27,10 @@ selects among them exactly as among the accuracy lines: :class:`FCostLines` is a
 **Infinite lines.** A threshold with ``TP = 0`` (all predicted 1, or only class-1 examples
 predicted 0) has ``F1 = 0`` and ``2FQ/(1 - FQ) = inf`` at every ``c > 0``. A method that
 selects such a line with positive probability has an infinite expected value: score-driven
-whenever ``c_hat`` can fall below the lowest score with class-0 examples at or under it,
-rate-driven always (rates below the first one mix in the all-1 line), with ``c`` uniform or
-any finite ``gamma``. The engine multiplies line heights by probabilities, and ``inf * 0``
+whenever ``c_hat`` can fall below the lowest class-0 score, rate-driven always (rates below
+the first one mix in the all-1 line), with ``c`` uniform or at any finite ``gamma``;
+test-optimal never at ``c > 0``; train-optimal when a training threshold leaves the test set
+without true positives. The engine multiplies line heights by probabilities, and ``inf * 0``
 would be NaN on a segment of probability zero, so :func:`expected_f_loss` splits a selection
 into its finite part and the indicator of its infinite lines, and evaluates both with the
 engine (passing every option through, whatever weighting of ``c`` it supports).
