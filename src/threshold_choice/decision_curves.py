@@ -67,11 +67,13 @@ def net_benefit(
     return _net_benefit(CostLines.from_scores(y, s), _thresholds(thresholds), inclusive)
 
 
+def _treated(lines: CostLines, j: NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """``(TP/n, FP/n)`` of line ``j``, which treats all but the ``j`` lowest distinct scores."""
+    return (lines.n1 - lines.n1_le[j]) / lines.n, (lines.n0 - lines.n0_le[j]) / lines.n
+
+
 def _net_benefit(lines: CostLines, t: FloatArray, inclusive: bool) -> FloatArray:
-    # line j predicts 0 (no treatment) for the j lowest distinct scores
-    j = np.searchsorted(lines.scores, t, side="left" if inclusive else "right")
-    tp = (lines.n1 - lines.n1_le[j]) / lines.n
-    fp = (lines.n0 - lines.n0_le[j]) / lines.n
+    tp, fp = _treated(lines, np.searchsorted(lines.scores, t, "left" if inclusive else "right"))
     return tp - fp * _odds(t)
 
 
@@ -123,9 +125,7 @@ def average_net_benefit(y: ArrayLike, s: ArrayLike, low: float, high: float) -> 
     lines = CostLines.from_scores(y, s)
     u = lines.scores
     edges = np.concatenate(([a], u[(u > a) & (u < b)], [b]))
-    j = lines.line_index(edges[:-1])  # constant on each piece
-    tp = (lines.n1 - lines.n1_le[j]) / lines.n
-    fp = (lines.n0 - lines.n0_le[j]) / lines.n
+    tp, fp = _treated(lines, lines.line_index(edges[:-1]))  # constant on each piece
     total = tp @ np.diff(edges) - fp @ _odds_integral(edges[:-1], edges[1:])
     return float(total / (b - a))
 

@@ -79,10 +79,6 @@ class FCostLines(CostLines):
     envelope in the format the optimal methods read (it is not a calibration here).
     """
 
-    @property
-    def tp(self) -> NDArray[np.int64]:
-        return self.n0_le
-
     @cached_property
     def finite(self) -> NDArray[np.bool_]:
         """Lines with ``TP > 0`` (finite F-cost)."""
@@ -145,31 +141,34 @@ def _split_infinite(sel: Selection) -> tuple[Selection, Selection | None, NDArra
     elsewhere. Both keep ``sel``'s segments and point-selection rule.
     """
     bad = ~np.all(np.isfinite(sel.coef), axis=1)
-    argmin = sel.argmin
-    bad_eval = None
-    if argmin is not None:
-        bad_eval = ~(np.isfinite(argmin.eval_left) & np.isfinite(argmin.eval_slope))
-    if not bad.any() and (bad_eval is None or not bad_eval.any()):
+    rule = sel.argmin
+    if not bad.any() and (rule is None or _finite_rule(rule)):
         return sel, None, bad
     finite_coef = np.where(bad[:, None], 0.0, sel.coef)
     indicator_coef = np.zeros_like(sel.coef)
     indicator_coef[bad, 0] = 1.0
     finite_rule = indicator_rule = None
-    if argmin is not None and bad_eval is not None:
-        never = ~(np.isfinite(argmin.select_left) & np.isfinite(argmin.select_right))
-        select_left = np.where(never, _NEVER, argmin.select_left)
-        select_right = np.where(never, _NEVER, argmin.select_right)
-        zeros = np.zeros(bad_eval.size)
+    if rule is not None:
+        never = ~(np.isfinite(rule.select_left) & np.isfinite(rule.select_right))
+        select_left = np.where(never, _NEVER, rule.select_left)
+        select_right = np.where(never, _NEVER, rule.select_right)
+        bad_eval = ~(np.isfinite(rule.eval_left) & np.isfinite(rule.eval_slope))
         finite_rule = ArgminRule(
             select_left,
             select_right,
-            np.where(bad_eval, 0.0, argmin.eval_left),
-            np.where(bad_eval, 0.0, argmin.eval_slope),
+            np.where(bad_eval, 0.0, rule.eval_left),
+            np.where(bad_eval, 0.0, rule.eval_slope),
         )
+        zeros = np.zeros(bad_eval.size)
         indicator_rule = ArgminRule(select_left, select_right, bad_eval.astype(np.float64), zeros)
     finite = replace(sel, coef=finite_coef, argmin=finite_rule)
     indicator = replace(sel, coef=indicator_coef, argmin=indicator_rule)
     return finite, indicator, bad
+
+
+def _finite_rule(rule: ArgminRule) -> bool:
+    parts = (rule.select_left, rule.select_right, rule.eval_left, rule.eval_slope)
+    return all(bool(np.all(np.isfinite(p))) for p in parts)
 
 
 def _infinite_with_full_support(sel: Selection, bad: NDArray[np.bool_], gamma: float) -> bool:
