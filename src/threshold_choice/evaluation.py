@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat, expected_loss
+from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat
+from threshold_choice.fmeasure import LOSSES, loss_context
 from threshold_choice.methods import (
     GAMMA_AWARE,
     METHODS,
@@ -84,21 +84,25 @@ def expected_losses(
     methods: Sequence[str] = PAPER_METHODS,
     gammas: Iterable[float] = PAPER_GAMMAS,
     settings: LossSettings = LossSettings(),
+    loss_function: str = "accuracy",
 ) -> pd.DataFrame:
     """Expected loss of each method at each ``gamma``: columns ``method, gamma, expected_loss``.
 
     ``test_y``/``test_s``: labels (0/1) and scores (estimates of P(class 1)) of the test set;
     ``train_*``: the same on the training set, needed by the train-optimal methods (and used
     for the class proportion of the skew variants, as in the authors' code).
+    ``loss_function``: ``"accuracy"`` (the paper's) or ``"f-measure"`` (the expected
+    ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`).
     """
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise UserError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
     gammas = [parse_gamma(g) for g in gammas]
-    test = CostLines.from_scores(test_y, test_s, what="test scores")
+    lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
+    test = lines_of(test_y, test_s, what="test scores")
     train = None
     if train_y is not None and train_s is not None:
-        train = CostLines.from_scores(train_y, train_s, what="training scores")
+        train = lines_of(train_y, train_s, what="training scores")
     elif any(m in NEEDS_TRAIN for m in methods):
         needs = ", ".join(m for m in methods if m in NEEDS_TRAIN)
         raise UserError(
@@ -125,7 +129,7 @@ def expected_losses(
                 method, test, train=train, gamma=gamma, **options  # type: ignore[arg-type]
             )
             draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
-            loss = expected_loss(
+            loss = evaluate(
                 sel, gamma, estimator=settings.estimator, grid_size=settings.grid_size, c_hat=draws
             )
             rows.append((method, gamma, loss))
@@ -183,6 +187,7 @@ def _run_loss(args: argparse.Namespace) -> int:
         methods=methods,
         gammas=gammas,
         settings=settings,
+        loss_function=args.loss,
     )
     metrics = compute_metrics(labels, scores)
     losses["gamma"] = losses["gamma"].map(format_gamma)
@@ -251,6 +256,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="project",
         help="test-/train-optimal at grid points: break exact ties between cost lines with "
         "the authors' floating-point arithmetic (authors) or the project's (default)",
+    )
+    parser.add_argument(
+        "--loss",
+        choices=LOSSES,
+        default="accuracy",
+        help="accuracy (default) or f-measure: the expected 2FQ/(1 - FQ) of the F-cost lines "
+        "(class 0 positive; inf when a method can pick a threshold with no true positive)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run_loss)

@@ -1,0 +1,214 @@
+"""Net benefit and decision curves (decision curve analysis, Vickers & Elkin 2006; paper
+``002``, Sect. 4.3). Also the ``threshold-choice decision-curve`` command.
+
+Conventions: label 1 is the event (e.g. the disease) whose probability the score estimates;
+at threshold probability ``t`` an example is treated (predicted 1) iff ``score > t``, the
+package's strict convention; ``inclusive=True`` treats ``score >= t`` as decision curve
+analysis and ``dcurves`` do (they differ only for scores equal to a threshold).
+
+Net benefit (paper 002, Def. 4.5): ``NB(t) = TP/n - FP/n * t/(1 - t)``; treating everyone
+gives ``pi1 - pi0 * t/(1 - t)``, treating no one 0.
+
+In the package's terms (Thm 4.6, right as printed, with its regret ``R = Q/2``): at the cost
+proportion ``c = t``, ``NB(t) = pi1 - Q(t; t) / (2 (1 - t))``, ``Q`` the loss (``b = 2``) of
+the threshold ``t``. So the decision curve of any threshold choice method whose threshold
+comes from an uncertain ``c_hat`` is ``pi1 - K(t) / (2 (1 - t))``, ``K`` the expected cost
+curve (:func:`expected_net_benefit`); score-driven at ``gamma = inf`` is plain DCA.
+
+The average net benefit over thresholds uniform on ``[a, b]`` is exact
+(:func:`average_net_benefit`): between consecutive scores ``TP`` and ``FP`` are constant and
+``integral t/(1 - t) dt = -t - ln(1 - t)``. Paper 002's Thm 4.7 states it through the
+pointwise loss ``L(s, 1) = s``, ``L(s, 0) = (1 - s) - ln(1 - s)``; the class-1 loss must
+decrease in ``s`` (its derivative enters with a minus sign, Lemma B.1): with
+``L(s, 1) = 1 - s`` the identity holds, as printed it overstates the average by
+``2 pi1 * integral_a^b F1(t) dt / (b - a)`` (tested).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.expected_loss import expected_cost_curve
+from threshold_choice.methods import Selection
+
+FloatArray = NDArray[np.float64]
+
+#: dcurves' default thresholds: 0, 0.01, ..., 0.99
+DEFAULT_THRESHOLDS: FloatArray = np.arange(100) / 100.0
+
+
+def _thresholds(thresholds: ArrayLike) -> FloatArray:
+    t = np.atleast_1d(np.asarray(thresholds, dtype=np.float64))
+    bad = ~((t >= 0.0) & (t < 1.0))  # also NaN
+    if bad.any():
+        raise UserError(
+            f"thresholds must be in [0, 1) (net benefit weighs false positives by t/(1 - t)); "
+            f"got {t[bad][0]}"
+        )
+    return t
+
+
+def _odds(t: FloatArray) -> FloatArray:
+    return t / (1.0 - t)
+
+
+def net_benefit(
+    y: ArrayLike, s: ArrayLike, thresholds: ArrayLike, *, inclusive: bool = False
+) -> FloatArray:
+    """``NB(t) = TP/n - FP/n * t/(1 - t)`` at each threshold (treat iff ``score > t``, or
+    ``>= t`` with ``inclusive``), from the sorted scores: O((n + k) log n)."""
+    return _net_benefit(CostLines.from_scores(y, s), _thresholds(thresholds), inclusive)
+
+
+def _treated(lines: CostLines, j: NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """``(TP/n, FP/n)`` of line ``j``, which treats all but the ``j`` lowest distinct scores."""
+    return (lines.n1 - lines.n1_le[j]) / lines.n, (lines.n0 - lines.n0_le[j]) / lines.n
+
+
+def _net_benefit(lines: CostLines, t: FloatArray, inclusive: bool) -> FloatArray:
+    tp, fp = _treated(lines, np.searchsorted(lines.scores, t, "left" if inclusive else "right"))
+    return tp - fp * _odds(t)
+
+
+def treat_all_net_benefit(pi1: float, thresholds: ArrayLike) -> FloatArray:
+    """Net benefit of treating everyone: ``pi1 - (1 - pi1) * t/(1 - t)``."""
+    t = _thresholds(thresholds)
+    return pi1 - (1.0 - pi1) * _odds(t)
+
+
+def decision_curve(
+    y: ArrayLike,
+    s: ArrayLike,
+    thresholds: ArrayLike = DEFAULT_THRESHOLDS,
+    *,
+    inclusive: bool = False,
+) -> pd.DataFrame:
+    """The decision curve: columns ``threshold, net_benefit, treat_all, treat_none``."""
+    lines = CostLines.from_scores(y, s)
+    t = _thresholds(thresholds)
+    return pd.DataFrame(
+        {
+            "threshold": t,
+            "net_benefit": _net_benefit(lines, t, inclusive),
+            "treat_all": treat_all_net_benefit(lines.pi1, t),
+            "treat_none": np.zeros(t.size),
+        }
+    )
+
+
+def _range(low: float, high: float) -> tuple[float, float]:
+    if not 0.0 <= low < high < 1.0:
+        raise UserError(
+            f"the threshold range needs 0 <= low < high < 1, got low={low}, high={high}"
+        )
+    return float(low), float(high)
+
+
+def _odds_integral(lo: FloatArray, hi: FloatArray) -> FloatArray:
+    """``integral_lo^hi t/(1 - t) dt = ln((1 - lo)/(1 - hi)) - (hi - lo)``, in a form that
+    stays accurate for narrow intervals."""
+    width = hi - lo
+    return np.log1p(width / (1.0 - hi)) - width
+
+
+def average_net_benefit(y: ArrayLike, s: ArrayLike, low: float, high: float) -> float:
+    """Exact mean of ``NB(t)`` over ``t`` uniform on ``[low, high]`` (``0 <= low < high < 1``):
+    a sum over the scores inside the range, no grid. Ties at a threshold do not matter."""
+    a, b = _range(low, high)
+    lines = CostLines.from_scores(y, s)
+    u = lines.scores
+    edges = np.concatenate(([a], u[(u > a) & (u < b)], [b]))
+    tp, fp = _treated(lines, lines.line_index(edges[:-1]))  # constant on each piece
+    total = tp @ np.diff(edges) - fp @ _odds_integral(edges[:-1], edges[1:])
+    return float(total / (b - a))
+
+
+def average_treat_all_net_benefit(pi1: float, low: float, high: float) -> float:
+    """Exact mean net benefit of treating everyone over ``t`` uniform on ``[low, high]``."""
+    a, b = _range(low, high)
+    odds = _odds_integral(np.array([a]), np.array([b]))[0]
+    return float(pi1 - (1.0 - pi1) * odds / (b - a))
+
+
+def expected_net_benefit(
+    sel: Selection, gamma: float, thresholds: ArrayLike, *, pi1: float
+) -> FloatArray:
+    """Decision curve of a threshold choice method (``sel``, on the test cost lines, whose
+    class-1 proportion is ``pi1``) given ``c_hat ~ Beta(gamma t + 1, gamma (1 - t) + 1)``
+    instead of the threshold probability ``t``: ``E[NB](t) = pi1 - K(t) / (2 (1 - t))``.
+    Score-driven at ``gamma = inf`` is :func:`net_benefit`; test-optimal gives the net
+    benefit of the best threshold at each ``t``."""
+    t = _thresholds(thresholds)
+    return pi1 - expected_cost_curve(sel, gamma, t) / (2.0 * (1.0 - t))
+
+
+# -- the CLI ---------------------------------------------------------------------------------
+
+
+def _run(args: argparse.Namespace) -> int:
+    from threshold_choice.evaluation import read_scores_csv  # the loss command's reader
+
+    labels, scores = read_scores_csv(args.test, "test")
+    thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
+    curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
+    curve.to_csv(sys.stdout, index=False, float_format="%.10g")
+    if args.average:
+        pi1 = CostLines.from_scores(labels, scores).pi1
+        rows = [
+            (
+                low,
+                high,
+                average_net_benefit(labels, scores, low, high),
+                average_treat_all_net_benefit(pi1, low, high),
+                0.0,
+            )
+            for low, high in args.average
+        ]
+        averages = pd.DataFrame(rows, columns=["low", "high", *curve.columns[1:]])
+        sys.stdout.write("\n")
+        averages.to_csv(sys.stdout, index=False, float_format="%.10g")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "decision-curve",
+        help="net benefit of a set of scores at threshold probabilities (decision curve)",
+        description=(
+            "Decision curve analysis: net benefit TP/n - FP/n * t/(1 - t) at each threshold "
+            "probability t, with treat-all and treat-none. Input: CSV label,score (label 1 = "
+            "the event, score = its predicted probability; treated iff score > t). Prints a "
+            "CSV threshold,net_benefit,treat_all,treat_none; with --average, a blank line "
+            "then low,high,net_benefit,treat_all,treat_none (exact means over t uniform on "
+            "[low, high])."
+        ),
+    )
+    parser.add_argument("--test", required=True, help="CSV label,score")
+    parser.add_argument(
+        "--thresholds",
+        nargs="+",
+        type=float,
+        metavar="T",
+        help="threshold probabilities in [0, 1) (default: 0, 0.01, ..., 0.99, as dcurves)",
+    )
+    parser.add_argument(
+        "--inclusive",
+        action="store_true",
+        help="treat iff score >= t (decision curve analysis, dcurves); default: score > t",
+    )
+    parser.add_argument(
+        "--average",
+        nargs=2,
+        type=float,
+        action="append",
+        metavar=("LOW", "HIGH"),
+        help="also print the exact average net benefit over t uniform on [LOW, HIGH] (repeatable)",
+    )
+    parser.set_defaults(func=_run)

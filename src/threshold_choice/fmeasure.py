@@ -1,0 +1,264 @@
+"""The F-measure context (Flach, *Classification in context*, Sect. 4; paper ``004``).
+
+The F-measure's positive class is **class 0**, as in that paper (and Hand 2009): scores
+estimate P(class 1), so low scores point to the positive class, and a threshold ``t``
+predicts 0 (positive) iff ``score <= t``. Cost line ``j`` of :class:`CostLines` (the ``j``
+lowest distinct scores predicted 0) then has the counts
+
+``TP = n0_le[j]`` (class 0 predicted 0), ``FP = n1_le[j]`` (class 1 predicted 0),
+``FN = n0 - n0_le[j]`` (class 0 predicted 1).
+
+With weight 1 for a true positive and weights ``2c`` and ``2(1 - c)`` for a false negative and
+a false positive (``b = 2``), the F-measure loss is (eq. 18)
+
+``FQ(t; c) = (c FN + (1 - c) FP) / (TP + c FN + (1 - c) FP)``,  ``FQ(t; 1/2) = 1 - F1``,
+
+and its odds-like transform is linear in ``c`` (eq. 22):
+
+``2 FQ / (1 - FQ) = 2c FN/TP + 2(1 - c) FP/TP = 2c G_x + 2(1 - c) G_y``,
+
+``G_x = 1/recall - 1``, ``G_y = 1/precision - 1`` (the FROC coordinates). These *F-cost
+lines* are the accuracy cost lines divided by ``TP / n``, so every threshold choice method
+selects among them exactly as among the accuracy lines: :class:`FCostLines` is a
+:class:`CostLines` with these heights and with the lower envelope of the F-cost lines, and
+:func:`threshold_choice.methods.make_selection` accepts it unchanged. Expected values are
+``L_F = integral w(c) E[2FQ/(1 - FQ) | c] dc``, by the expected-loss engine.
+
+**Infinite lines.** A threshold with ``TP = 0`` (all predicted 1, or only class-1 examples
+predicted 0) has ``F1 = 0`` and ``2FQ/(1 - FQ) = inf`` at every ``c > 0``. A method that
+selects such a line with positive probability has an infinite expected value: score-driven
+whenever ``c_hat`` can fall below the lowest class-0 score, rate-driven always (rates below
+the first one mix in the all-1 line), with ``c`` uniform or at any finite ``gamma``;
+test-optimal never at ``c > 0``; train-optimal when a training threshold leaves the test set
+without true positives. The engine multiplies line heights by probabilities, and ``inf * 0``
+would be NaN on a segment of probability zero, so :func:`expected_f_loss` splits a selection
+into its finite part and the indicator of its infinite lines, and evaluates both with the
+engine (passing every option through, whatever weighting of ``c`` it supports).
+
+**Interpolated lines.** Rate-driven realises an unattainable rate by choosing one of two
+adjacent lines at random (probabilities linear in the rate); its value is the mixture of the
+two lines' ``2FQ/(1 - FQ)``, as for accuracy.
+
+The test-optimal lines are the ROC convex hull vertices with ``TP > 0`` (the map from ROC to
+FROC space is projective, so it keeps convex position); only the costs at which they take
+over differ from the accuracy ones (the F-optimal threshold lies to the left, paper 004).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.expected_loss import expected_cost_curve, expected_loss
+from threshold_choice.methods import ArgminRule, Selection
+
+FloatArray = NDArray[np.float64]
+
+#: the losses the expected-loss functions and the ``loss`` command know
+LOSSES: tuple[str, ...] = ("accuracy", "f-measure")
+
+# a height no line reaches, for lines that a point selection must never pick (TP = 0):
+# finite, so that ArgminRule's slope (right - left) is 0 rather than inf - inf
+_NEVER = float(np.finfo(np.float64).max)
+
+
+class FCostLines(CostLines):
+    """The F-cost lines ``2FQ/(1 - FQ)`` of labelled scores (see the module docstring).
+
+    ``left`` (``c = 0``) is ``2 FP/TP = 2 G_y``, ``right`` (``c = 1``) is ``2 FN/TP = 2 G_x``;
+    both are ``inf`` and ``slope`` is 0 where ``TP = 0``. ``pav_blocks`` holds the lower
+    envelope in the format the optimal methods read (it is not a calibration here).
+    """
+
+    @cached_property
+    def finite(self) -> NDArray[np.bool_]:
+        """Lines with ``TP > 0`` (finite F-cost)."""
+        return self.n0_le > 0
+
+    def _per_tp(self, count: NDArray[np.int64]) -> FloatArray:
+        out = np.full(count.size, np.inf)
+        np.divide(2.0 * count, self.n0_le, out=out, where=self.finite)
+        return out
+
+    @cached_property
+    def left(self) -> FloatArray:  # type: ignore[override]
+        """Height at ``c = 0``: ``2 FP/TP``."""
+        return self._per_tp(self.n1_le)
+
+    @cached_property
+    def right(self) -> FloatArray:  # type: ignore[override]
+        """Height at ``c = 1``: ``2 FN/TP``."""
+        return self._per_tp(self.n0 - self.n0_le)
+
+    @property
+    def slope(self) -> FloatArray:
+        out = np.zeros(self.finite.size)
+        np.subtract(self.right, self.left, out=out, where=self.finite)
+        return out
+
+    @cached_property
+    def pav_blocks(self) -> tuple[NDArray[np.intp], FloatArray]:  # type: ignore[override]
+        """The lower envelope of the F-cost lines as ``(ends, values)``: the optimal method
+        uses line 0 for ``c <= values[0]`` and line ``ends[b]`` for
+        ``values[b] < c <= values[b + 1]`` (``values[-1]`` up to 1).
+
+        The lines are the vertices of the ROC convex hull (the accuracy PAV block ends, all
+        with ``TP > 0``); line 0 (``TP = 0``, infinite) only at ``c <= 0``. Consecutive lines
+        ``a < b`` cross at ``c = (FP_b TP_a - FP_a TP_b) / (FP_b TP_a - FP_a TP_b + FN_a TP_b
+        - FN_b TP_a)``, computed from integer counts (one rounding).
+        """
+        ends, _ = CostLines.pav_blocks.func(self)  # the ROC hull vertices
+        tp = self.n0_le[ends].astype(np.int64)
+        fp = self.n1_le[ends].astype(np.int64)
+        fn = self.n0 - tp
+        a, b = slice(None, -1), slice(1, None)
+        num = fp[b] * tp[a] - fp[a] * tp[b]
+        den = num + fn[a] * tp[b] - fn[b] * tp[a]
+        # den > 0 between distinct hull vertices; the running maximum guards the order
+        cross = np.maximum.accumulate(num / den) if ends.size > 1 else np.empty(0)
+        values = np.concatenate(([0.0], cross))
+        return ends, values
+
+
+# -- expected values with infinite lines --------------------------------------------------------
+
+
+def _split_infinite(sel: Selection) -> tuple[Selection, Selection | None, NDArray[np.bool_]]:
+    """``(finite part, indicator of the infinite lines or None, infinite segments)``.
+
+    The finite part is ``sel`` with the infinite lines' losses set to 0; the indicator is 1
+    where ``sel`` picks an infinite line (on an interpolated segment: where either line is
+    infinite, since the infinite one then has positive weight on the whole segment) and 0
+    elsewhere. Both keep ``sel``'s segments and point-selection rule.
+    """
+    bad = ~np.all(np.isfinite(sel.coef), axis=1)
+    rule = sel.argmin
+    if not bad.any() and (rule is None or _finite_rule(rule)):
+        return sel, None, bad
+    finite_coef = np.where(bad[:, None], 0.0, sel.coef)
+    indicator_coef = np.zeros_like(sel.coef)
+    indicator_coef[bad, 0] = 1.0
+    finite_rule = indicator_rule = None
+    if rule is not None:
+        never = ~(np.isfinite(rule.select_left) & np.isfinite(rule.select_right))
+        select_left = np.where(never, _NEVER, rule.select_left)
+        select_right = np.where(never, _NEVER, rule.select_right)
+        bad_eval = ~(np.isfinite(rule.eval_left) & np.isfinite(rule.eval_slope))
+        finite_rule = ArgminRule(
+            select_left,
+            select_right,
+            np.where(bad_eval, 0.0, rule.eval_left),
+            np.where(bad_eval, 0.0, rule.eval_slope),
+        )
+        zeros = np.zeros(bad_eval.size)
+        indicator_rule = ArgminRule(select_left, select_right, bad_eval.astype(np.float64), zeros)
+    finite = replace(sel, coef=finite_coef, argmin=finite_rule)
+    indicator = replace(sel, coef=indicator_coef, argmin=indicator_rule)
+    return finite, indicator, bad
+
+
+def _finite_rule(rule: ArgminRule) -> bool:
+    parts = (rule.select_left, rule.select_right, rule.eval_left, rule.eval_slope)
+    return all(bool(np.all(np.isfinite(p))) for p in parts)
+
+
+def _infinite_with_full_support(sel: Selection, bad: NDArray[np.bool_], gamma: float) -> bool:
+    """At finite ``gamma`` (``c_hat`` has a positive density on (0, 1) whatever ``c``), an
+    infinite segment of positive width in ``c_hat`` has positive probability; decided from
+    the break points, so no rounding of a tiny probability can hide it."""
+    if math.isinf(0.0 if sel.ignores_c_hat else gamma):
+        return False
+    edges = np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
+    return bool(np.any(np.diff(edges)[bad] > 0))
+
+
+def expected_f_loss(sel: Selection, gamma: float, **options: Any) -> float:
+    """``L_F``: the expected ``2FQ/(1 - FQ)`` of a method (``sel``, built on
+    :class:`FCostLines`) at certainty ``gamma``; ``inf`` when the method picks a line with
+    ``TP = 0`` with positive probability. ``options`` go to
+    :func:`threshold_choice.expected_loss.expected_loss` unchanged (estimator, grid size,
+    draws, and any weighting of the true cost it supports)."""
+    finite, indicator, bad = _split_infinite(sel)
+    value = expected_loss(finite, gamma, **options)
+    if indicator is None:
+        return value
+    pointwise = options.get("estimator", "exact") == "montecarlo"
+    if not pointwise and _infinite_with_full_support(sel, bad, gamma):
+        return math.inf
+    # at gamma = inf (or for sampled c_hat) the engine weighs the infinite segments
+    if expected_loss(indicator, gamma, **options) > 0.0:
+        return math.inf
+    return value
+
+
+def expected_f_cost_curve(sel: Selection, gamma: float, c: ArrayLike) -> FloatArray:
+    """``K_F(c) = E[2FQ/(1 - FQ) | c]`` at each true cost in ``c`` (``inf`` where an
+    infinite line has positive probability)."""
+    finite, indicator, bad = _split_infinite(sel)
+    curve = expected_cost_curve(finite, gamma, c)
+    if indicator is None:
+        return curve
+    if _infinite_with_full_support(sel, bad, gamma):
+        return np.full_like(curve, np.inf)
+    return np.where(expected_cost_curve(indicator, gamma, c) > 0.0, np.inf, curve)
+
+
+LinesBuilder = Callable[..., CostLines]
+Evaluator = Callable[..., float]
+
+
+def loss_context(
+    loss_function: str, tie_breaking: str = "project"
+) -> tuple[LinesBuilder, Evaluator]:
+    """``(cost-line builder, expected-loss function)`` of a loss (one of :data:`LOSSES`)."""
+    if loss_function == "accuracy":
+        return CostLines.from_scores, expected_loss
+    if loss_function == "f-measure":
+        if tie_breaking != "project":
+            raise UserError(
+                "tie_breaking 'authors' reproduces the authors' accuracy-based code; use "
+                "'project' with the f-measure loss"
+            )
+        return FCostLines.from_scores, expected_f_loss
+    raise UserError(f"unknown loss {loss_function!r}; choose from {', '.join(LOSSES)}")
+
+
+# -- the FROC curve ----------------------------------------------------------------------------
+
+
+def froc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
+    """The points of the FROC curve (paper 004, Fig. 2 right), one per threshold with
+    ``TP > 0``: columns ``threshold`` (predict 0 iff score <= threshold; ``inf``: all 0),
+    ``tp, fp, fn``, ``G_x = FN/TP = 1/recall - 1``, ``G_y = FP/TP = 1/precision - 1``,
+    ``F1 = 2TP / (2TP + FP + FN)`` and ``on_hull`` (vertex of the FROC convex hull, i.e. the
+    F-optimal threshold for some ``c``). The F-measure isometrics are the lines
+    ``G_x + G_y = 2/F1 - 2``; the all-positive point is ``(0, n1/n0)``."""
+    lines = FCostLines.from_scores(y, s)
+    keep = lines.finite
+    tp = lines.n0_le[keep]
+    fp = lines.n1_le[keep]
+    fn = lines.n0 - tp
+    ends, _ = lines.pav_blocks
+    on_hull = np.zeros(lines.n0_le.size, dtype=bool)
+    on_hull[ends] = True
+    return pd.DataFrame(
+        {
+            "threshold": lines.thresholds[keep],
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "G_x": fn / tp,
+            "G_y": fp / tp,
+            "F1": 2.0 * tp / (2.0 * tp + fp + fn),
+            "on_hull": on_hull[keep],
+        }
+    )
