@@ -88,13 +88,18 @@ def _how_to_write(text: str, integer: bool) -> str:
 def _check_yaml_numbers(config: Mapping[str, Any]) -> None:
     for keys, integer in _NUMERIC_KEYS:
         for value in _values_at(config, keys):
-            if isinstance(value, str) and _EXPONENT_TEXT.match(value.strip()):
-                where = ".".join(k for k in keys if k != "*")
+            if not isinstance(value, str):
+                continue
+            where = ".".join(k for k in keys if k != "*")
+            if _EXPONENT_TEXT.match(value.strip()):
                 raise UserError(
                     f"config: {where}: YAML reads {value} as the text {value!r}, not a number "
                     "(YAML 1.1 numbers with an exponent need a dot and a sign), so write it "
                     f"as {_how_to_write(value.strip(), integer)}, unquoted"
                 )
+            if keys[-1] != "*":  # gammas: the schema allows inf and decimals as text
+                kind = "an integer" if integer else "a number"
+                raise UserError(f"config: {where}: {value!r} is text; write {kind}, unquoted")
 
 
 def _check_results(value: Any, root: Path) -> None:
