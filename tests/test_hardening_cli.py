@@ -240,3 +240,26 @@ def test_another_separator_is_named_with_the_columns_found(tmp_path, header, row
     line = one_error_line(run_cli("loss", "--test", str(path)))
     assert f"(found {found})" in line
     assert hint in line
+
+
+def test_splits_refuses_more_iterations_than_the_workflow_allows(scores_csv):
+    from threshold_choice.splits.cli import MAX_ITERATIONS
+
+    line = one_error_line(run_cli("splits", "--dataset", "x", "--arff", str(scores_csv),
+                                  "--iterations", str(MAX_ITERATIONS + 1)))
+    assert f"--iterations must be between 1 and {MAX_ITERATIONS}" in line
+
+
+def test_compare_refuses_a_nan_tolerance(tmp_path):
+    line = one_error_line(run_cli("compare", "--results", str(tmp_path), "--tolerance", "nan"))
+    assert "--tolerance must be a number >= 0, got nan" in line
+
+
+def test_table5_with_an_unreadable_published_csv_is_one_line(tmp_path):
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+    published = tmp_path / "published.csv"
+    published.write_text('number,dataset\n"1,haberman\n')
+    line = one_error_line(run_cli("datasets", "table5", "--prepared", str(tmp_path),
+                                  "--published", str(published)))
+    assert f"published Table 5 {published} is not a readable CSV" in line

@@ -650,8 +650,8 @@ def compare_results(
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    if args.tolerance < 0:
-        raise UserError(f"--tolerance must be >= 0, got {args.tolerance}")
+    if not args.tolerance >= 0:  # also NaN
+        raise UserError(f"--tolerance must be a number >= 0, got {args.tolerance}")
     out = compare_results(args.results, args.published, args.tolerance)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(out["summary"].to_string(index=False))

@@ -76,7 +76,14 @@ def _table5(args: argparse.Namespace) -> int:
         print(ours.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
         if args.published is None:
             return 0
-        diff = compare_table5(ours, read_published_table5(args.published))
+        try:
+            published = read_published_table5(args.published)
+        except (ValueError, UnicodeDecodeError) as exc:  # pandas' parser errors
+            raise DatasetError(
+                f"published Table 5 {args.published} is not a readable CSV: "
+                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+            ) from None
+        diff = compare_table5(ours, published)
         bad = diff[~diff["match"]]
         print(f"\ncompared {len(diff)} cells with {args.published}: {len(bad)} differ")
         if len(bad):

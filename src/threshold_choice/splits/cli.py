@@ -32,6 +32,8 @@ _RANGED_NUMERIC = re.compile(
 )
 
 
+#: the most splits the command prints (the workflow's schema has the same bound)
+MAX_ITERATIONS = 1000
 _ARFF_FIX = (". Give an ARFF file (@relation, @attribute lines, then @data) or a prepared "
              "dataset with --prepared")
 
@@ -108,6 +110,11 @@ def labels_from_registry(name: str, *, mirror: Path | Mirror | None, cache: Path
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not 1 <= args.iterations <= MAX_ITERATIONS:
+        raise UserError(
+            f"--iterations must be between 1 and {MAX_ITERATIONS} (as splits.iterations of the "
+            f"workflow), got {args.iterations}"
+        )
     if args.class_attribute is not None and args.arff is None:
         raise UserError("--class-attribute applies to --arff only")
     if args.arff is not None:
@@ -143,7 +150,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "'dataset' column's value with --arff / --prepared")
     parser.add_argument("--splitter", choices=SPLITTER_NAMES, default="numpy",
                         help="splitter (default: numpy)")
-    parser.add_argument("--iterations", type=int, default=10, help="number of splits (default 10)")
+    parser.add_argument("--iterations", type=int, default=10,
+                        help=f"number of splits, 1..{MAX_ITERATIONS} (default 10)")
     parser.add_argument("--mirror", type=Path, default=None, metavar="DIR",
                         help="folder of the paper's ARFF files (+ SHA256SUMS), tried before "
                              "OpenML/UCI when the dataset is read from the registry; it must "
