@@ -337,6 +337,24 @@ def test_cli_compare_bad_tolerance(results_dir, capsys):
     assert "tolerance" in capsys.readouterr().err
 
 
+def test_cli_compare_on_a_truncated_runs_table_is_one_line(results_dir, capsys):
+    runs = results_dir / "runs.parquet"
+    runs.write_bytes(runs.read_bytes()[: runs.stat().st_size // 2])
+    assert main(["compare", "--results", str(results_dir)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert f"the runs table {runs} is unreadable (truncated" in err[0]
+
+
+def test_cli_compare_on_a_truncated_table_csv_is_one_line(results_dir, capsys):
+    table = results_dir / "tables" / "table7_gamma-inf.csv"
+    table.write_text('model,BS\n"NB,0.1')  # cut inside a quoted field
+    assert main(["compare", "--results", str(results_dir)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert f"our table7 {table} is unreadable" in err[0]
+
+
 def test_methods_that_ignore_c_hat_do_not_count_against_degradation(base_runs):
     # score-uniform's loss is the same at every gamma (its threshold ignores c_hat)
     uniform = base_runs[base_runs["method"] == "score-driven"].copy()

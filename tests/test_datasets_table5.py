@@ -94,9 +94,12 @@ def test_configured_mirror_resolves_data_mirror_relative_to_the_repository(tmp_p
 
 
 def test_cli_prepare_uses_the_configured_mirror_by_default(tmp_path, monkeypatch):
-    import threshold_choice.datasets.cli as datasets_cli
+    import threshold_choice.datasets.registry as registry
 
-    monkeypatch.setattr(datasets_cli, "configured_mirror", lambda: SHARED / "datasets")
+    config = tmp_path / "repo" / "config" / "config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f"data:\n  mirror: {SHARED / 'datasets'}\n")
+    monkeypatch.setattr(registry, "DEFAULT_CONFIG", config)
     out = tmp_path / "prepared"
     assert main(["datasets", "prepare", "--name", "haberman", "--out", str(out)]) == 0
     assert load_prepared(out / "haberman.parquet").meta["source"]["kind"] == "mirror"

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from sklearn.base import BaseEstimator
 
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import ModelSpec, load_model_registry
@@ -24,11 +25,9 @@ class _Split:
             self.iteration = iteration
 
 
-class NaNScorer:
-    """A classifier whose probabilities are NaN."""
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {}
+class NaNScorer(BaseEstimator):
+    """A classifier whose probabilities are NaN (registry estimators must be scikit-learn
+    estimator classes)."""
 
     def fit(self, X: pd.DataFrame, y: np.ndarray) -> NaNScorer:
         self.classes_ = np.array([0, 1])

@@ -3,13 +3,17 @@
 Each command lives in the module of the concept it belongs to; that module defines
 ``register(subparsers)``, which adds the command's parser and sets ``func`` to a callable
 taking the parsed namespace and returning the exit code. Errors the user can fix are raised
-as :class:`threshold_choice.errors.UserError` and printed as one line.
+as :class:`threshold_choice.errors.UserError` and printed as one line (exit status 2), as is
+any file-system error (a folder given for a file, a file that cannot be read or written).
+Output cut short by its reader (``threshold-choice loss ... | head -1``) ends the command
+quietly with status 0; Ctrl-C ends it with status 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,14 +40,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush into a closed pipe
+    does not print an error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (e.g. captured)
+        pass
+
+
+def _os_error_line(exc: OSError) -> str:
+    where = exc.filename if exc.filename is not None else ""
+    what = exc.strerror or str(exc)
+    return f"{where}: {what}" if where else what
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    prefix = f"threshold-choice {args.command}: error:"
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # inside the try: a closed pipe is reported here, not at exit
+        return code
+    except BrokenPipeError:  # the reader stopped reading (e.g. ``| head -1``): not an error
+        _silence_stdout()
+        return 0
     except UserError as exc:
-        print(f"threshold-choice {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{prefix} {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a path that cannot be read or written; the message names it
+        print(f"{prefix} {_os_error_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"threshold-choice {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from threshold_choice.errors import UserError
 from threshold_choice.tables import (
@@ -585,10 +586,27 @@ TABLE_SPECS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 }
 
 
-def _read_csv(path: Path, what: str) -> pd.DataFrame:
+_REDO = "run the workflow that produces it (again)"
+
+
+def _read(path: Path, what: str, reader: Callable[[Path], pd.DataFrame]) -> pd.DataFrame:
+    """``reader(path)``; a missing, truncated or foreign file is a :class:`UserError`."""
     if not path.exists():
-        raise UserError(f"{what} {path} does not exist; run the workflow that produces it first")
-    return pd.read_csv(path)
+        raise UserError(f"{what} {path} does not exist; {_REDO}")
+    if path.is_dir():
+        raise UserError(f"{what} {path} is a folder, not a file; {_REDO}")
+    try:
+        return reader(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:  # pandas' parser errors too
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UserError(
+            f"{what} {path} is unreadable (truncated or not the expected format: {detail}); "
+            f"{_REDO}"
+        ) from None
+
+
+def _read_csv(path: Path, what: str) -> pd.DataFrame:
+    return _read(path, what, pd.read_csv)
 
 
 def compare_results(
@@ -617,10 +635,7 @@ def compare_results(
         if name == "table5":
             tol = {"instances": 0.0, "attributes": 0.0, "majority": 10 * tolerance}
         out[name] = compare_tables(ours, pub, key, columns, tol)
-    runs_path = results / "runs.parquet"
-    if not runs_path.exists():
-        raise UserError(f"{runs_path} does not exist; run the workflow that produces it first")
-    runs = pd.read_parquet(runs_path)
+    runs = _read(results / "runs.parquet", "the runs table", pd.read_parquet)
     out["summary"] = summarise({k: out[k] for k in TABLE_SPECS})
     out["findings"] = qualitative_findings(runs, tol=findings_tol)
     target = results / "comparison"
@@ -635,8 +650,8 @@ def compare_results(
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    if args.tolerance < 0:
-        raise UserError(f"--tolerance must be >= 0, got {args.tolerance}")
+    if not args.tolerance >= 0:  # also NaN
+        raise UserError(f"--tolerance must be a number >= 0, got {args.tolerance}")
     out = compare_results(args.results, args.published, args.tolerance)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(out["summary"].to_string(index=False))

@@ -7,7 +7,9 @@ Also the ``threshold-choice loss`` command.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
@@ -139,35 +141,138 @@ def expected_losses(
 # -- the CLI ---------------------------------------------------------------------------------
 
 _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
+#: methods that threshold at the score itself (or at a map of it), so they read the scores as
+#: probabilities; the others use only the order of the scores (rank-based)
+PROBABILITY_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m.startswith("score-"))
+#: metrics that compare scores with the 0/1 labels (AUC, RL and RL_conv depend only on the
+#: order and the ties of the scores, so any real scores serve)
+PROBABILITY_METRICS: tuple[str, ...] = ("BS", "MAE", "CL", "LogLoss")
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+_OTHER_SEPARATORS = {";": "';'", "\t": "a tab", "|": "'|'"}
+
+
+def _header_fix(found: Sequence[str]) -> str:
+    """How to fix a header that lacks ``label,score`` (another separator, spaces...)."""
+    if len(found) == 1:
+        for sep, name in _OTHER_SEPARATORS.items():
+            if sep in found[0]:
+                return f"the file looks separated by {name}: separate the columns by commas"
+    if {"label", "score"} <= {c.strip() for c in found}:
+        return "remove the spaces around the column names (header line label,score)"
+    return "expected a comma-separated header line label,score"
+
+
+def _first_bad_line(bad: np.ndarray, raw: np.ndarray, what: str, path: Path, column: str) -> None:
+    """Raise naming the first line (1-based, blank lines counted) where ``bad`` holds."""
+    if not bad.any():
+        return
+    row = int(np.flatnonzero(bad)[0])
+    value = raw[row]
+    problem = "is missing" if value.strip() == "" else f"is {value.strip()!r}"
+    need = "labels must be 0 or 1" if column == "label" else "scores must be finite numbers"
+    raise UserError(f"{what} file {path}: {column} on line {row + 2} {problem}; {need}")
 
 
 def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """Read a CSV with columns ``label,score`` (labels 0/1)."""
+    """Read a comma-separated file with a header line naming the columns ``label`` and
+    ``score`` (other columns are ignored): labels 0/1, scores finite reals.
+
+    Blank lines are skipped; errors name the file and the 1-based line (blank lines counted)."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
     try:
-        frame = pd.read_csv(path)
+        text = path.read_text(encoding="utf-8-sig")  # -sig: a leading byte-order mark is dropped
     except FileNotFoundError:
         raise UserError(f"{what} file {path} does not exist") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{what} file {path} is not a text (UTF-8) CSV file") from None
+    try:
+        # header=None: a row with more fields than the header is an error naming its line
+        # (with a header, pandas would silently take the first field as an index)
+        grid = pd.read_csv(
+            io.StringIO(text), header=None, dtype=str, keep_default_na=False,
+            skip_blank_lines=False,
+        ).to_numpy(dtype=object)
+    except pd.errors.EmptyDataError:
+        raise UserError(
+            f"{what} file {path} is empty; expected a header line label,score"
+        ) from None
+    except pd.errors.ParserError as exc:
         raise UserError(
             f"{what} file {path} is not a readable CSV: {exc}".splitlines()[0]
         ) from None
-    missing = {"label", "score"} - set(frame.columns)
+    found = [str(c) for c in grid[0]]
+    missing = [c for c in ("label", "score") if c not in found]
     if missing:
+        shown = ", ".join(repr(c) for c in found)
         raise UserError(
-            f"{what} file {path} lacks column(s) {', '.join(sorted(missing))}; expected label,score"
+            f"{what} file {path} lacks column(s) {', '.join(missing)} (found {shown}); "
+            f"{_header_fix(found)}"
         )
-    scores = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=float)
-    bad = np.isnan(scores)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0]) + 2  # 1-based line number with the header
-        raise UserError(f"{what} file {path}: score on line {row} is missing or not a number")
-    labels = frame["label"].to_numpy()
-    if pd.isna(labels).any():
-        raise UserError(f"{what} file {path}: a label is missing")
-    return labels, scores
+    lines = _LINE_BREAKS.split(text)
+    blank = np.array([not line.strip() for line in lines[1 : len(grid)]], dtype=bool)
+    keep = np.flatnonzero(~blank)
+    raw_labels = grid[1:, found.index("label")].astype(str)
+    raw_scores = grid[1:, found.index("score")].astype(str)
+    labels = pd.to_numeric(pd.Series(raw_labels), errors="coerce").to_numpy(dtype=float)
+    scores = pd.to_numeric(pd.Series(raw_scores), errors="coerce").to_numpy(dtype=float)
+    _first_bad_line(~blank & ~np.isin(labels, (0.0, 1.0)), raw_labels, what, path, "label")
+    _first_bad_line(~blank & ~np.isfinite(scores), raw_scores, what, path, "score")
+    return labels[keep].astype(np.int8), scores[keep]
+
+
+def probability_problem(scores: np.ndarray, methods: Sequence[str], what: str) -> str | None:
+    """Why ``methods`` cannot use ``scores``: ``None`` if the scores lie in [0, 1] or every
+    method is rank-based, else a message naming the methods that need probabilities."""
+    if scores.size == 0 or (scores.min() >= 0.0 and scores.max() <= 1.0):
+        return None
+    needy = [m for m in methods if m in PROBABILITY_METHODS]
+    if not needy:
+        return None
+    rank_based = ", ".join(m for m in METHODS if m not in PROBABILITY_METHODS)
+    return (
+        f"{what} range from {scores.min():g} to {scores.max():g}, outside [0, 1]; "
+        f"{', '.join(needy)} read(s) them as probabilities (estimates of P(class 1)): rescale "
+        f"the scores into [0, 1] (e.g. calibrate them), or choose rank-based methods with "
+        f"--method ({rank_based}), which take any real scores"
+    )
+
+
+def _finite_or_none(value: object) -> object:
+    """JSON has no NaN or infinity: such numbers are written as null."""
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
+def _write_output(
+    losses: pd.DataFrame, metrics: dict[str, float | None], fmt: str, estimator: str
+) -> None:
+    if fmt == "json":
+        payload = {
+            "estimator": estimator,
+            "losses": [
+                {k: _finite_or_none(v) for k, v in row.items()}
+                for row in losses.to_dict(orient="records")
+            ],
+            "metrics": {k: _finite_or_none(v) for k, v in metrics.items()},
+        }
+        # allow_nan=False: fail loudly rather than write NaN/Infinity (not JSON)
+        sys.stdout.write(json.dumps(payload, indent=2, allow_nan=False) + "\n")
+        return
+    losses.to_csv(sys.stdout, index=False, float_format="%.10g")
+    sys.stdout.write("\n")
+    pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())}).to_csv(
+        sys.stdout, index=False, float_format="%.10g"
+    )
 
 
 def _run_loss(args: argparse.Namespace) -> int:
+    if args.seed < 0:
+        raise UserError(f"--seed must be an integer >= 0, got {args.seed}")
     labels, scores = read_scores_csv(args.test, "test")
     train_y = train_s = None
     if args.train is not None:
@@ -175,6 +280,9 @@ def _run_loss(args: argparse.Namespace) -> int:
     methods = args.method or [
         m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
     ]
+    problem = probability_problem(scores, methods, f"the scores of {args.test}")
+    if problem is not None:
+        raise UserError(problem)
     gammas = [parse_gamma(g) for g in (args.gamma or PAPER_GAMMAS)]
     settings = LossSettings(
         args.estimator, args.grid_size, args.seed, args.rate_threshold_offset, args.tie_breaking
@@ -191,21 +299,16 @@ def _run_loss(args: argparse.Namespace) -> int:
     )
     metrics = compute_metrics(labels, scores)
     losses["gamma"] = losses["gamma"].map(format_gamma)
-    chosen = {k: metrics[k] for k in _DEFAULT_CLI_METRICS}
-    if args.format == "json":
-        payload = {
-            "estimator": args.estimator,
-            "losses": losses.to_dict(orient="records"),
-            "metrics": chosen,
-        }
-        json.dump(payload, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        losses.to_csv(sys.stdout, index=False, float_format="%.10g")
-        sys.stdout.write("\n")
-        pd.DataFrame({"metric": list(chosen), "value": list(chosen.values())}).to_csv(
-            sys.stdout, index=False, float_format="%.10g"
+    chosen: dict[str, float | None] = {k: metrics[k] for k in _DEFAULT_CLI_METRICS}
+    if scores.min() < 0.0 or scores.max() > 1.0:
+        blanked = [k for k in chosen if k in PROBABILITY_METRICS]
+        chosen.update(dict.fromkeys(blanked, None))
+        print(
+            f"threshold-choice loss: note: {', '.join(blanked)} left empty: they compare "
+            "probabilities with the labels, and these scores lie outside [0, 1]",
+            file=sys.stderr,
         )
+    _write_output(losses, chosen, args.format, args.estimator)
     return 0
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from threshold_choice.datasets.errors import DatasetError
+from threshold_choice.datasets.fetch import choose_mirror
 from threshold_choice.datasets.prepare import load_prepared, prepare_dataset
-from threshold_choice.datasets.registry import configured_mirror, dataset_names, load_registry
+from threshold_choice.datasets.registry import dataset_names, load_registry
 from threshold_choice.datasets.table5 import compare_table5, read_published_table5, table5
 
 
@@ -32,8 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which.add_argument("--all", action="store_true", help="every registry dataset")
     prep.add_argument("--out", type=Path, required=True, help="output folder")
     prep.add_argument("--mirror", type=Path,
-                      help="folder of the paper's ARFF files + SHA256SUMS (default: data.mirror "
-                           "of config/config.yaml, when that folder exists)")
+                      help="folder of the paper's ARFF files + SHA256SUMS; it must exist "
+                           "(default: data.mirror of config/config.yaml; when that folder does "
+                           "not exist, a warning names it and OpenML/UCI are used)")
     prep.add_argument("--no-mirror", action="store_true",
                       help="ignore any mirror: fetch from OpenML/UCI")
     prep.add_argument("--cache", type=Path, help="download cache (default: <out>/.cache)")
@@ -52,7 +54,7 @@ def _prepare(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
     names = list(dataset_names(registry)) if args.all else args.name
     cache = args.cache if args.cache is not None else args.out / ".cache"
-    mirror = None if args.no_mirror else (args.mirror or configured_mirror())
+    mirror = choose_mirror(args.mirror, disabled=args.no_mirror)
     for name in names:
         path = prepare_dataset(name, out_dir=args.out, cache_dir=cache, mirror=mirror,
                                registry=registry, retries=args.retries)
@@ -74,7 +76,14 @@ def _table5(args: argparse.Namespace) -> int:
         print(ours.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
         if args.published is None:
             return 0
-        diff = compare_table5(ours, read_published_table5(args.published))
+        try:
+            published = read_published_table5(args.published)
+        except (ValueError, UnicodeDecodeError) as exc:  # pandas' parser errors
+            raise DatasetError(
+                f"published Table 5 {args.published} is not a readable CSV: "
+                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+            ) from None
+        diff = compare_table5(ours, published)
         bad = diff[~diff["match"]]
         print(f"\ncompared {len(diff)} cells with {args.published}: {len(bad)} differ")
         if len(bad):

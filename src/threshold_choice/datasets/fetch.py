@@ -5,16 +5,24 @@ layout (mirror files are the paper's tables; remote ones go through the registry
 transformations) and a JSON-able description of where it came from. Verification against the
 registry's content hash happens afterwards, identically for every source
 (:mod:`threshold_choice.datasets.prepare`).
+
+A mirror is a :class:`Mirror`: the folder and the setting that named it, so that messages name
+the setting to fix (``--mirror`` on the command line, ``data.mirror`` in the workflow's
+configuration). A mirror given explicitly (``--mirror DIR``) must exist; the configured
+default (``data.mirror``) may not, in which case the public sources are used (the data is
+verified against the registry's content hash either way) and a warning names the folder.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import time
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +43,109 @@ from threshold_choice.datasets.table import Column, Table, label_codes
 from threshold_choice.datasets.transforms import apply_transforms, expand_names
 
 SourceResult = tuple[Table, dict[str, Any]]
+
+_log = logging.getLogger(__name__)
+_warned_missing: set[Path] = set()  # warn once per process about a missing configured mirror
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """A mirror folder and where it was set, for messages.
+
+    ``setting``: what the user edits to change it (``--mirror`` or ``data.mirror of
+    config/config.yaml``); ``optional``: a folder that does not exist is skipped with a
+    warning (the configured default) instead of being an error (a folder given explicitly).
+    """
+
+    folder: Path
+    setting: str = "--mirror"
+    optional: bool = False
+
+    @classmethod
+    def of(cls, mirror: Path | str | Mirror | None) -> Mirror | None:
+        """A plain path is a mirror given with ``--mirror``."""
+        if mirror is None or isinstance(mirror, Mirror):
+            return mirror
+        return cls(Path(mirror))
+
+    @classmethod
+    def configured(cls, value: str | Path | None, where: str = "the configuration",
+                   base: Path | None = None) -> Mirror | None:
+        """The ``data.mirror`` setting of ``where`` (``None``/empty: no mirror), relative to
+        ``base`` (default: the working directory); optional (see the class docstring)."""
+        if not value:
+            return None
+        folder = Path(value)
+        if not folder.is_absolute() and base is not None:
+            folder = base / folder
+        return cls(folder.resolve(), f"data.mirror of {where}", optional=True)
+
+    @property
+    def exists(self) -> bool:
+        return self.folder.is_dir()
+
+    def describe(self) -> str:
+        return f"the mirror {self.folder} ({self.setting})"
+
+
+def configured_mirror_setting(config_path: Path | None = None) -> Mirror | None:
+    """``data.mirror`` of the workflow's configuration (default ``config/config.yaml``),
+    relative to the repository root, as an optional :class:`Mirror` (``None`` when unset or
+    when the configuration cannot be read): the command-line tools' default mirror."""
+    import yaml
+
+    from threshold_choice.datasets.registry import DEFAULT_CONFIG
+
+    path = Path(config_path) if config_path is not None else DEFAULT_CONFIG
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        value = (config.get("data") or {}).get("mirror")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return None
+    return Mirror.configured(value, str(path), base=path.parent.parent)
+
+
+def choose_mirror(given: Path | None, *, disabled: bool,
+                  config_path: Path | None = None) -> Mirror | None:
+    """The mirror of a command-line tool: ``--mirror DIR`` when given (it must exist), none
+    with ``--no-mirror``, else the configured ``data.mirror`` (see
+    :func:`configured_mirror_setting`)."""
+    if disabled:
+        return None
+    if given is not None:
+        return Mirror(Path(given))
+    return configured_mirror_setting(config_path)
+
+
+def _usable_mirror(spec: DatasetSpec, mirror: Mirror | None) -> Path | None:
+    """The mirror folder to read, ``None`` to skip it; raises for a missing required one."""
+    if mirror is None or mirror.exists:
+        return None if mirror is None else mirror.folder
+    if not mirror.optional:
+        raise SourceUnavailableError(
+            f"{spec.name}: the mirror folder {mirror.folder} ({mirror.setting}) does not exist. "
+            f"Correct {mirror.setting} to name the folder holding the paper's ARFF files and "
+            "their SHA256SUMS, or drop it to fetch from OpenML/UCI."
+        )
+    if mirror.folder not in _warned_missing:
+        _warned_missing.add(mirror.folder)
+        _log.warning(
+            "warning: the mirror folder %s (%s) does not exist: fetching from OpenML/UCI "
+            "instead (the data is verified either way). Correct that setting, or set it to "
+            "null to silence this.", mirror.folder, mirror.setting,
+        )
+    return None
+
+
+def _offline_fix(spec: DatasetSpec, mirror: Mirror | None) -> str:
+    """How to obtain ``spec`` without its public source, naming the mirror setting in use."""
+    wanted = f"a folder holding {spec.mirror_file} and its SHA256SUMS line"
+    if mirror is None:
+        return f"pass --mirror DIR with {wanted} (in the workflow: data.mirror)."
+    point = (f"pass {mirror.setting} DIR with" if mirror.setting.startswith("--")
+             else f"set {mirror.setting} to")
+    state = "lacks it" if mirror.exists else "does not exist"
+    return f"{point} {wanted} ({mirror.folder} {state})."
 
 
 def sha256_file(path: Path) -> str:
@@ -62,8 +173,10 @@ def read_sha256sums(mirror: Path) -> dict[str, str]:
     return sums
 
 
-def fetch_from_mirror(spec: DatasetSpec, mirror: Path) -> SourceResult | None:
-    """The paper's ARFF from the mirror, checksum-verified; ``None`` if the file is absent."""
+def fetch_from_mirror(spec: DatasetSpec, mirror: Path, *,
+                      setting: str = "--mirror") -> SourceResult | None:
+    """The paper's ARFF from the mirror, checksum-verified; ``None`` if the file is absent.
+    ``setting``: what named the mirror (see :class:`Mirror`), for messages."""
     path = Path(mirror) / spec.mirror_file
     if not path.is_file():
         return None
@@ -78,7 +191,7 @@ def fetch_from_mirror(spec: DatasetSpec, mirror: Path) -> SourceResult | None:
         raise ChecksumMismatchError(
             f"{spec.name}: checksum mismatch for {path} (source: mirror): expected SHA-256 "
             f"{expected}, actual {actual}. Replace the file with an intact copy of the paper's "
-            "data, or drop --mirror to fetch it from its public source."
+            f"data, or drop {setting} to fetch it from its public source."
         )
     _, table = read_arff(path)
     return table, {"kind": "mirror", "path": str(path.resolve()), "file_sha256": actual}
@@ -120,11 +233,13 @@ def _as_list(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
-def fetch_from_openml(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3) -> SourceResult:
+def fetch_from_openml(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
+                      mirror: Mirror | None = None) -> SourceResult:
     """Download (or reuse from ``cache_dir/openml``) the pinned OpenML dataset and map it.
 
     OpenML's ignore and row-id attributes are dropped, as ``get_data`` does, except those the
     registry lists in ``keep_ignored`` (e.g. ``selector``, the paper's class of bupa).
+    ``mirror``: the mirror that lacked the file, named in the error when offline.
     """
     source = spec.source
     openml_cache = Path(cache_dir) / "openml"
@@ -140,8 +255,7 @@ def fetch_from_openml(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3) -
         except (OSError, requests.RequestException, openml.exceptions.PyOpenMLError) as exc:
             raise SourceUnavailableError(
                 f"{spec.name}: cannot obtain {source.describe()} ({type(exc).__name__}: {exc}). "
-                f"Connect to the internet, or pass --mirror DIR with a folder holding "
-                f"{spec.mirror_file} and its SHA256SUMS line."
+                f"Connect to the internet, or {_offline_fix(spec, mirror)}"
             ) from None
     if dataset.data_file is None:
         raise SourceUnavailableError(
@@ -281,8 +395,9 @@ def read_archive_member(path: Path, member: str) -> bytes:
 
 
 def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
-                   backoff: float = 1.0) -> SourceResult:
-    """Download (or reuse from ``cache_dir/uci``) the UCI file over HTTP and map it."""
+                   backoff: float = 1.0, mirror: Mirror | None = None) -> SourceResult:
+    """Download (or reuse from ``cache_dir/uci``) the UCI file over HTTP and map it;
+    ``mirror`` as in :func:`fetch_from_openml`."""
     source = spec.source
     assert source.url is not None
     dest = Path(cache_dir) / "uci" / spec.name / source.url.rstrip("/").rsplit("/", 1)[-1]
@@ -291,8 +406,8 @@ def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
     except requests.RequestException as exc:
         raise SourceUnavailableError(
             f"{spec.name}: cannot download {source.describe()} after {retries} tries "
-            f"({type(exc).__name__}: {exc}). Connect to the internet, or pass --mirror DIR with "
-            f"a folder holding {spec.mirror_file} and its SHA256SUMS line."
+            f"({type(exc).__name__}: {exc}). Connect to the internet, or "
+            f"{_offline_fix(spec, mirror)}"
         ) from None
     member = source.uci_format.get("member")
     try:
@@ -318,26 +433,24 @@ def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
                    "path": str(dest.resolve()), "file_sha256": sha256_file(dest)}
 
 
-def fetch_source(spec: DatasetSpec, *, cache_dir: Path, mirror: Path | None,
+def fetch_source(spec: DatasetSpec, *, cache_dir: Path, mirror: Path | Mirror | None,
                  retries: int = 3, backoff: float = 1.0) -> SourceResult:
-    """Mirror first (when given and holding the file), else the registry's public source."""
-    if mirror is not None:
-        if not Path(mirror).is_dir():
-            raise SourceUnavailableError(
-                f"{spec.name}: mirror folder {mirror} does not exist. Pass the folder holding "
-                "the paper's ARFF files (e.g. ../shared/datasets), or omit --mirror."
-            )
-        result = fetch_from_mirror(spec, Path(mirror))
+    """Mirror first (when given, existing and holding the file), else the registry's public
+    source. A plain path is a mirror given with ``--mirror`` (see :class:`Mirror`)."""
+    setting = Mirror.of(mirror)
+    folder = _usable_mirror(spec, setting)
+    if folder is not None:
+        assert setting is not None
+        result = fetch_from_mirror(spec, folder, setting=setting.setting)
         if result is not None:
             return result
     kind = spec.source.kind
     if kind == "openml":
-        return fetch_from_openml(spec, cache_dir, retries=retries)
+        return fetch_from_openml(spec, cache_dir, retries=retries, mirror=setting)
     if kind == "uci":
-        return fetch_from_uci(spec, cache_dir, retries=retries, backoff=backoff)
-    where = f"the mirror {mirror}" if mirror is not None else "no mirror (--mirror not given)"
+        return fetch_from_uci(spec, cache_dir, retries=retries, backoff=backoff, mirror=setting)
+    where = setting.describe() if setting is not None else "no mirror (none was given)"
     raise SourceUnavailableError(
         f"{spec.name}: the source is {spec.source.describe()}, and {spec.mirror_file} is "
-        f"missing from {where}. Pass --mirror DIR with a folder holding {spec.mirror_file} "
-        "and its SHA256SUMS line."
+        f"missing from {where}. To use it, {_offline_fix(spec, setting)}"
     )

@@ -23,10 +23,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from threshold_choice.atomic import mkstemp_readable
 from threshold_choice.datasets.errors import ContentHashMismatchError, DatasetError
-from threshold_choice.datasets.fetch import fetch_source
+from threshold_choice.datasets.fetch import Mirror, fetch_source
 from threshold_choice.datasets.registry import DatasetSpec, get_spec
 from threshold_choice.datasets.table import (
     HASH_FORMAT,
@@ -166,44 +167,82 @@ def _atomic_pair(out_dir: Path, name: str, frame: pd.DataFrame, meta: dict[str, 
     return parquet_path
 
 
+def _check_folder(folder: Path, what: str) -> None:
+    """A folder that exists or can be created: not a file, nor under one."""
+    for path in (folder, *folder.parents):
+        if path.exists():
+            if not path.is_dir():
+                raise DatasetError(
+                    f"{what} {folder}: {path} is a file, not a folder. Name a folder (it is "
+                    "created when missing)."
+                )
+            return
+
+
 def prepare_dataset(
     name: str,
     *,
     out_dir: Path,
     cache_dir: Path,
-    mirror: Path | None,
+    mirror: Path | Mirror | None,
     registry: Mapping[str, DatasetSpec] | None = None,
     retries: int = 3,
     backoff: float = 1.0,
 ) -> Path:
     """Obtain ``name`` (mirror first, then its public source), verify it, write it; returns
-    the parquet path. Every failure raises a :class:`DatasetError` and writes nothing."""
+    the parquet path. Every failure raises a :class:`DatasetError` and writes nothing.
+    ``mirror``: a plain path is a mirror given with ``--mirror`` (see
+    :class:`~threshold_choice.datasets.fetch.Mirror`)."""
     spec = get_spec(name, registry)
+    out_dir = Path(out_dir)
+    _check_folder(out_dir, "output folder")  # before any download
+    _check_folder(Path(cache_dir), "download cache folder")
     table, source_info = fetch_source(
         spec, cache_dir=Path(cache_dir), mirror=mirror, retries=retries, backoff=backoff
     )
     digest = verify(table, spec, source_info)
-    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = build_meta(table, spec, source_info, digest)
     return _atomic_pair(out_dir, spec.name, to_dataframe(table), meta)
+
+
+_PREPARE_AGAIN = "Run `threshold-choice datasets prepare --name NAME --out DIR` (again)."
 
 
 def _read_meta(parquet_path: Path) -> dict[str, Any]:
     json_path = parquet_path.with_suffix(".json")
     if not parquet_path.is_file() or not json_path.is_file():
         raise DatasetError(
-            f"prepared dataset {parquet_path} (or its {json_path.name}) not found. Run "
-            "`threshold-choice datasets prepare --name NAME --out DIR` first."
+            f"prepared dataset {parquet_path} (or its {json_path.name}) not found. "
+            f"{_PREPARE_AGAIN}"
         )
-    return json.loads(json_path.read_text(encoding="utf-8"))
+    try:
+        meta = json.loads(json_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # ValueError: bad JSON or not UTF-8
+        raise DatasetError(
+            f"metadata {json_path} of a prepared dataset is unreadable ({exc}). {_PREPARE_AGAIN}"
+        ) from None
+    if not isinstance(meta, dict):
+        raise DatasetError(f"metadata {json_path} is not a JSON object. {_PREPARE_AGAIN}")
+    return meta
+
+
+def _read_parquet(parquet_path: Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """A prepared table; a truncated or foreign file is a :class:`DatasetError`."""
+    try:
+        return pd.read_parquet(parquet_path, columns=columns)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise DatasetError(
+            f"prepared dataset {parquet_path} is unreadable (truncated or not parquet: "
+            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}). {_PREPARE_AGAIN}"
+        ) from None
 
 
 def load_prepared(parquet_path: Path) -> PreparedDataset:
     """Load a prepared dataset and re-check its content hash against its metadata."""
     parquet_path = Path(parquet_path)
     meta = _read_meta(parquet_path)
-    table = from_dataframe(pd.read_parquet(parquet_path), meta["columns"])
+    table = from_dataframe(_read_parquet(parquet_path), meta["columns"])
     actual = content_hash(table)
     if actual != meta["content_sha256"]:
         raise ContentHashMismatchError(
@@ -229,6 +268,6 @@ def class_column(parquet_path: Path) -> tuple[list[str | None], list[str]]:
     parquet_path = Path(parquet_path)
     meta = _read_meta(parquet_path)
     target = meta["target"]
-    column = pd.read_parquet(parquet_path, columns=[target])[target]
+    column = _read_parquet(parquet_path, columns=[target])[target]
     labels = [None if pd.isna(v) else str(v) for v in column.tolist()]
     return labels, [str(v) for v in meta["class_labels"]]

@@ -29,18 +29,13 @@ DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 
 def configured_mirror(config_path: Path | None = None) -> Path | None:
     """The workflow's mirror folder (``data.mirror`` of ``config/config.yaml``, relative to
-    the repository root) when it exists, else ``None``: the command-line tools use it by
-    default, as the workflow does."""
-    path = Path(config_path) if config_path is not None else DEFAULT_CONFIG
-    try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        mirror = (config.get("data") or {}).get("mirror")
-    except (OSError, yaml.YAMLError, AttributeError):
-        return None
-    if not mirror:
-        return None
-    folder = Path(mirror) if Path(mirror).is_absolute() else path.parent.parent / mirror
-    return folder.resolve() if folder.is_dir() else None
+    the repository root) when it exists, else ``None`` (see
+    :func:`~threshold_choice.datasets.fetch.configured_mirror_setting`, which also reports a
+    configured folder that does not exist)."""
+    from threshold_choice.datasets.fetch import configured_mirror_setting
+
+    mirror = configured_mirror_setting(config_path)
+    return mirror.folder if mirror is not None and mirror.exists else None
 
 
 @dataclass(frozen=True)

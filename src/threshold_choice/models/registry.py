@@ -29,7 +29,8 @@ estimator in ``sklearn.calibration.CalibratedClassifierCV`` for probabilities). 
 
 Validation happens when the registry is loaded, before any training, and raises
 :class:`~threshold_choice.errors.UserError` naming the model, the problem and the fix: a
-schema violation, a duplicate name, an estimator path that does not import, parameters the
+schema violation, a duplicate name, an estimator path that does not import or does not name
+a scikit-learn estimator class (checked before it is called), parameters the
 constructor refuses or does not expose through ``get_params`` (or that its own parameter
 validation refuses), ``seeded: true`` without a ``random_state`` parameter, and an estimator
 with neither ``predict_proba`` nor ``decision_function`` (``predict`` for ``crisp``).
@@ -113,7 +114,13 @@ def _read_yaml(path: Path, what: str) -> Any:
 
 
 def import_estimator(path: str, *, model: str = "?") -> type:
-    """The class named by ``"module.path:ClassName"``."""
+    """The scikit-learn estimator class named by ``"module.path:ClassName"``.
+
+    Importing the module runs its top-level code (so a registry is code: see the README);
+    the named object itself is checked to be a subclass of
+    :class:`sklearn.base.BaseEstimator` with a ``fit`` method before anything calls or
+    instantiates it, so that e.g. ``subprocess:Popen`` or ``os:system`` is refused unrun.
+    """
     module_name, sep, attr = path.partition(":")
     if not sep or not module_name or not attr:
         raise UserError(
@@ -139,6 +146,12 @@ def import_estimator(path: str, *, model: str = "?") -> type:
             f"model {model!r}: {path!r} is not a class ({type(obj).__name__}). Name an "
             "estimator class."
         )
+    if not issubclass(obj, BaseEstimator) or not callable(getattr(obj, "fit", None)):
+        raise UserError(
+            f"model {model!r}: {path!r} is not a scikit-learn estimator class (a subclass of "
+            "sklearn.base.BaseEstimator with a fit method). Name a scikit-learn-compatible "
+            "classifier."
+        )
     return obj
 
 
@@ -151,11 +164,6 @@ def _construct(spec: ModelSpec) -> Any:
             f"model {spec.name!r}: {spec.estimator} refuses the parameters "
             f"{sorted(spec.params)} ({exc}). Fix the params: use constructor argument names."
         ) from None
-    if not hasattr(est, "get_params") or not hasattr(est, "fit"):
-        raise UserError(
-            f"model {spec.name!r}: {spec.estimator} is not a scikit-learn estimator (it lacks "
-            "fit or get_params). Name a scikit-learn-compatible classifier."
-        )
     known = est.get_params(deep=False)
     unknown = sorted(set(spec.params) - set(known))
     if unknown:

@@ -7,12 +7,12 @@ Output columns ``dataset,iteration,part,position,row`` with **1-based** ARFF dat
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from threshold_choice.datasets.fetch import Mirror
 from threshold_choice.errors import UserError
 from threshold_choice.splits.core import SPLITTER_NAMES, get_splitter, make_splits, splits_frame
 
@@ -30,6 +30,12 @@ _RANGED_NUMERIC = re.compile(
     r"""^(\s*@attribute\s+(?:'[^']*'|"[^"]*"|\S+)\s+)(?:integer|real|numeric)\s*[\[(].*$""",
     re.IGNORECASE,
 )
+
+
+#: the most splits the command prints (the workflow's schema has the same bound)
+MAX_ITERATIONS = 1000
+_ARFF_FIX = (". Give an ARFF file (@relation, @attribute lines, then @data) or a prepared "
+             "dataset with --prepared")
 
 
 @dataclass(frozen=True)
@@ -53,12 +59,15 @@ def read_arff_class(path: Path, class_attribute: str | None = None) -> ClassColu
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise UserError(f"cannot read ARFF file {path}: {exc}") from exc
+        raise UserError(f"cannot read ARFF file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not an ARFF file (not UTF-8 text){_ARFF_FIX}") from None
     text = "\n".join(_RANGED_NUMERIC.sub(r"\1numeric", line) for line in text.splitlines())
     try:
         table = arff.loads(text)
     except Exception as exc:  # liac-arff raises several unrelated exception types
-        raise UserError(f"cannot parse ARFF file {path}: {exc!r}") from exc
+        # str(): liac-arff's repr() is an empty BadLayout()
+        raise UserError(f"cannot read {path} as ARFF: {str(exc).rstrip('.')}{_ARFF_FIX}") from None
     names = [name for name, _ in table["attributes"]]
     if class_attribute is None:
         column = len(names) - 1
@@ -84,7 +93,7 @@ def labels_from_prepared(path: Path) -> ClassColumn:
     return ClassColumn(name=path.stem, labels=labels, levels=levels)
 
 
-def labels_from_registry(name: str, *, mirror: Path | None, cache: Path | None,
+def labels_from_registry(name: str, *, mirror: Path | Mirror | None, cache: Path | None,
                          registry: Path | None = None) -> ClassColumn:
     """Class labels of a registry dataset, obtained (mirror first, then OpenML/UCI) and
     verified as the workflow does, in a temporary folder (the download cache is kept)."""
@@ -101,6 +110,11 @@ def labels_from_registry(name: str, *, mirror: Path | None, cache: Path | None,
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not 1 <= args.iterations <= MAX_ITERATIONS:
+        raise UserError(
+            f"--iterations must be between 1 and {MAX_ITERATIONS} (as splits.iterations of the "
+            f"workflow), got {args.iterations}"
+        )
     if args.class_attribute is not None and args.arff is None:
         raise UserError("--class-attribute applies to --arff only")
     if args.arff is not None:
@@ -108,20 +122,15 @@ def _run(args: argparse.Namespace) -> int:
     elif args.prepared is not None:
         column = labels_from_prepared(Path(args.prepared))
     else:
-        from threshold_choice.datasets.registry import configured_mirror
+        from threshold_choice.datasets.fetch import choose_mirror
 
-        mirror = None if args.no_mirror else (args.mirror or configured_mirror())
+        mirror = choose_mirror(args.mirror, disabled=args.no_mirror)
         column = labels_from_registry(args.dataset, mirror=mirror, cache=args.cache,
                                       registry=args.registry)
     splitter = get_splitter(args.splitter)
     splits = make_splits(column.labels, column.levels, splitter, iterations=args.iterations)
-    text = splits_frame(args.dataset, splits).to_csv(index=False, lineterminator="\n")
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:  # e.g. piped into ``head``: not an error
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    # a reader that stops early (``| head``) is handled by threshold_choice.cli.main
+    sys.stdout.write(splits_frame(args.dataset, splits).to_csv(index=False, lineterminator="\n"))
     return 0
 
 
@@ -141,11 +150,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "'dataset' column's value with --arff / --prepared")
     parser.add_argument("--splitter", choices=SPLITTER_NAMES, default="numpy",
                         help="splitter (default: numpy)")
-    parser.add_argument("--iterations", type=int, default=10, help="number of splits (default 10)")
+    parser.add_argument("--iterations", type=int, default=10,
+                        help=f"number of splits, 1..{MAX_ITERATIONS} (default 10)")
     parser.add_argument("--mirror", type=Path, default=None, metavar="DIR",
                         help="folder of the paper's ARFF files (+ SHA256SUMS), tried before "
-                             "OpenML/UCI when the dataset is read from the registry (default: "
-                             "data.mirror of config/config.yaml, when that folder exists)")
+                             "OpenML/UCI when the dataset is read from the registry; it must "
+                             "exist (default: data.mirror of config/config.yaml; when that "
+                             "folder does not exist, a warning names it and OpenML/UCI are used)")
     parser.add_argument("--no-mirror", action="store_true",
                         help="ignore any mirror: fetch from OpenML/UCI")
     parser.add_argument("--cache", type=Path, default=None, metavar="DIR",
