@@ -185,22 +185,30 @@ def _run_loss(args: argparse.Namespace) -> int:
         settings=settings,
     )
     metrics = compute_metrics(labels, scores)
-    losses["gamma"] = losses["gamma"].map(format_gamma)
     chosen = {k: metrics[k] for k in _DEFAULT_CLI_METRICS}
+    metric_frame = pd.DataFrame({"metric": list(chosen), "value": list(chosen.values())})
+    if args.bootstrap:
+        from threshold_choice.bootstrap import add_intervals
+
+        losses, metric_frame = add_intervals(
+            losses, metric_frame, labels, scores, train_y, train_s, settings,
+            n_boot=args.bootstrap, seed=args.seed,
+        )
+    losses["gamma"] = losses["gamma"].map(format_gamma)
     if args.format == "json":
         payload = {
             "estimator": args.estimator,
             "losses": losses.to_dict(orient="records"),
             "metrics": chosen,
         }
+        if args.bootstrap:
+            payload["metric_intervals"] = metric_frame.to_dict(orient="records")
         json.dump(payload, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         losses.to_csv(sys.stdout, index=False, float_format="%.10g")
         sys.stdout.write("\n")
-        pd.DataFrame({"metric": list(chosen), "value": list(chosen.values())}).to_csv(
-            sys.stdout, index=False, float_format="%.10g"
-        )
+        metric_frame.to_csv(sys.stdout, index=False, float_format="%.10g")
     return 0
 
 
@@ -251,6 +259,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="project",
         help="test-/train-optimal at grid points: break exact ties between cost lines with "
         "the authors' floating-point arithmetic (authors) or the project's (default)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add lower,upper columns: 95%% percentile intervals from N stratified bootstrap "
+        "replicates of the test set (seeded with --seed)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run_loss)
