@@ -25,17 +25,12 @@ import argparse  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+from bench_expected_loss import scores  # noqa: E402  (the same synthetic scores)
 
 from threshold_choice.bootstrap import bootstrap, resample_counts  # noqa: E402
 from threshold_choice.evaluation import PAPER_GAMMAS, expected_losses  # noqa: E402
 from threshold_choice.methods import METHODS  # noqa: E402
 from threshold_choice.uncertainty import moment_table  # noqa: E402
-
-
-def scores(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.6).astype(np.int8)
-    return y, np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)
 
 
 def main() -> None:
