@@ -23,7 +23,7 @@ run the engine on each replicate.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -126,7 +126,7 @@ class Bootstrap:
     def intervals(self, confidence: float = 0.95) -> pd.DataFrame:
         """``method, gamma, expected_loss, lower, upper``: the estimate and the percentile
         interval of each (method, gamma)."""
-        lo, hi = _percentiles(self.replicates, confidence)
+        lo, hi = percentile_bounds(self.replicates, confidence)
         m, g = np.meshgrid(np.arange(len(self.methods)), np.arange(len(self.gammas)),
                            indexing="ij")
         return pd.DataFrame(
@@ -141,7 +141,7 @@ class Bootstrap:
 
     def metric_intervals(self, confidence: float = 0.95) -> pd.DataFrame:
         """``metric, value, lower, upper``."""
-        lo, hi = _percentiles(self.metric_replicates, confidence)
+        lo, hi = percentile_bounds(self.metric_replicates, confidence)
         return pd.DataFrame(
             {"metric": list(self.metrics), "value": self.metric_estimate, "lower": lo,
              "upper": hi}
@@ -163,7 +163,8 @@ class Bootstrap:
         return self.methods.index(method)
 
 
-def _percentiles(values: FloatArray, confidence: float) -> tuple[FloatArray, FloatArray]:
+def percentile_bounds(values: FloatArray, confidence: float) -> tuple[FloatArray, FloatArray]:
+    """Lower and upper percentile bounds over the first axis (the replicates)."""
     if not 0 < confidence < 1:
         raise UserError(f"confidence must be in (0, 1), got {confidence}")
     tail = (1.0 - confidence) / 2.0
@@ -174,7 +175,7 @@ def _percentiles(values: FloatArray, confidence: float) -> tuple[FloatArray, Flo
 def _difference_frame(
     gammas: Sequence[float], estimate: FloatArray, reps: FloatArray, confidence: float
 ) -> pd.DataFrame:
-    lo, hi = _percentiles(reps, confidence)
+    lo, hi = percentile_bounds(reps, confidence)
     return pd.DataFrame(
         {
             "gamma": list(gammas),
@@ -524,6 +525,20 @@ def _fast_replicates(
                 reps[r, [i]] = _engine_losses(ln, train, engine, gammas, options)
 
 
+def replicate_cost_lines(
+    test_y: ArrayLike, test_s: ArrayLike, n_boot: int, seed: int | None = 0, *,
+    stratified: bool = True,
+) -> Iterator[CostLines]:
+    """The cost lines of each bootstrap replicate of a test set (the resamples of
+    :func:`bootstrap` with the same arguments), one at a time."""
+    y, s = validate_scores(test_y, test_s, what="test scores")
+    test = CostLines.from_scores(y, s)
+    counts = resample_counts(y, n_boot, seed, stratified=stratified)
+    c0, c1 = _class_counts(counts, y, np.searchsorted(test.scores, s), test.scores.size)
+    for r in range(n_boot):
+        yield _replicate_lines(test, c0[r], c1[r])
+
+
 def add_intervals(
     losses: pd.DataFrame,
     metric_frame: pd.DataFrame,
@@ -560,6 +575,8 @@ __all__ = [
     "add_intervals",
     "bootstrap",
     "paired_difference",
+    "percentile_bounds",
+    "replicate_cost_lines",
     "resample_counts",
 ]
 

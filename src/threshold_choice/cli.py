@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "threshold_choice.splits",
     "threshold_choice.datasets.cli",
     "threshold_choice.comparison",
+    "threshold_choice.plot_cli",
 )
 
 
