@@ -26,6 +26,7 @@ SUBCOMMAND_MODULES: tuple[str, ...] = (
     "threshold_choice.datasets.cli",
     "threshold_choice.comparison",
     "threshold_choice.decision_curves",
+    "threshold_choice.plot_cli",
 )
 
 

@@ -248,31 +248,43 @@ def _finite_or_none(value: object) -> object:
     return value
 
 
+#: replicates of ``loss --bootstrap`` (each holds a resample of the test set in memory)
+_MAX_BOOTSTRAP = 10_000
+
+
 def _write_output(
-    losses: pd.DataFrame, metrics: dict[str, float | None], fmt: str, estimator: str
+    losses: pd.DataFrame, metric_frame: pd.DataFrame, fmt: str, estimator: str
 ) -> None:
+    """CSV (losses, a blank line, metrics) or JSON; ``metric_frame``: ``metric, value`` and,
+    with ``--bootstrap``, ``lower, upper`` (as the losses then)."""
+    def records(frame: pd.DataFrame) -> list[dict[str, object]]:
+        return [{k: _finite_or_none(v) for k, v in row.items()}
+                for row in frame.to_dict(orient="records")]
+
     if fmt == "json":
-        payload = {
+        payload: dict[str, object] = {
             "estimator": estimator,
-            "losses": [
-                {k: _finite_or_none(v) for k, v in row.items()}
-                for row in losses.to_dict(orient="records")
-            ],
-            "metrics": {k: _finite_or_none(v) for k, v in metrics.items()},
+            "losses": records(losses),
+            "metrics": {row["metric"]: row["value"] for row in records(metric_frame)},
         }
+        if "lower" in metric_frame.columns:
+            payload["metric_intervals"] = records(metric_frame)
         # allow_nan=False: fail loudly rather than write NaN/Infinity (not JSON)
         sys.stdout.write(json.dumps(payload, indent=2, allow_nan=False) + "\n")
         return
     losses.to_csv(sys.stdout, index=False, float_format="%.10g")
     sys.stdout.write("\n")
-    pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())}).to_csv(
-        sys.stdout, index=False, float_format="%.10g"
-    )
+    metric_frame.to_csv(sys.stdout, index=False, float_format="%.10g")
 
 
 def _run_loss(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise UserError(f"--seed must be an integer >= 0, got {args.seed}")
+    if not 0 <= args.bootstrap <= _MAX_BOOTSTRAP:
+        raise UserError(f"--bootstrap must be between 0 and {_MAX_BOOTSTRAP}, got {args.bootstrap}")
+    if args.bootstrap and args.loss != "accuracy":
+        raise UserError("--bootstrap is for the accuracy loss only; drop --loss f-measure or "
+                        "--bootstrap")
     labels, scores = read_scores_csv(args.test, "test")
     train_y = train_s = None
     if args.train is not None:
@@ -298,8 +310,8 @@ def _run_loss(args: argparse.Namespace) -> int:
         loss_function=args.loss,
     )
     metrics = compute_metrics(labels, scores)
-    losses["gamma"] = losses["gamma"].map(format_gamma)
     chosen: dict[str, float | None] = {k: metrics[k] for k in _DEFAULT_CLI_METRICS}
+    blanked: list[str] = []
     if scores.min() < 0.0 or scores.max() > 1.0:
         blanked = [k for k in chosen if k in PROBABILITY_METRICS]
         chosen.update(dict.fromkeys(blanked, None))
@@ -308,7 +320,17 @@ def _run_loss(args: argparse.Namespace) -> int:
             "probabilities with the labels, and these scores lie outside [0, 1]",
             file=sys.stderr,
         )
-    _write_output(losses, chosen, args.format, args.estimator)
+    metric_frame = pd.DataFrame({"metric": list(chosen), "value": list(chosen.values())})
+    if args.bootstrap:
+        from threshold_choice.bootstrap import add_intervals
+
+        losses, metric_frame = add_intervals(
+            losses, metric_frame, labels, scores, train_y, train_s, settings,
+            n_boot=args.bootstrap, seed=args.seed,
+        )
+        metric_frame.loc[metric_frame["metric"].isin(blanked), ["lower", "upper"]] = None
+    losses["gamma"] = losses["gamma"].map(format_gamma)
+    _write_output(losses, metric_frame, args.format, args.estimator)
     return 0
 
 
@@ -366,6 +388,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="accuracy",
         help="accuracy (default) or f-measure: the expected 2FQ/(1 - FQ) of the F-cost lines "
         "(class 0 positive; inf when a method can pick a threshold with no true positive)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add lower,upper columns: 95%% percentile intervals from N stratified bootstrap "
+        "replicates of the test set (seeded with --seed)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run_loss)

@@ -101,16 +101,17 @@ def step_prepare(
     cache_dir: Path | str,
     registry: Path | str,
 ) -> None:
-    """Obtain and verify one dataset (mirror first when it exists, else OpenML/UCI)."""
+    """Obtain and verify one dataset (the configured mirror first when it exists, else
+    OpenML/UCI; messages name the ``data.mirror`` setting)."""
     from threshold_choice.datasets import load_registry, prepare_dataset
+    from threshold_choice.datasets.fetch import Mirror
 
     out = Path(out_parquet)
-    mirror_dir = Path(mirror) if mirror and Path(mirror).is_dir() else None
     written = prepare_dataset(
         name,
         out_dir=out.parent,
         cache_dir=Path(cache_dir),
-        mirror=mirror_dir,
+        mirror=Mirror.configured(mirror),
         registry=load_registry(Path(registry)),
     )
     if written != out:

@@ -1,0 +1,414 @@
+"""A scikit-learn meta-estimator that sets its threshold from an uncertain cost proportion.
+
+:class:`ThresholdChoiceClassifier` wraps any binary classifier with ``predict_proba`` or
+``decision_function`` (in the style of scikit-learn's ``FixedThresholdClassifier``). ``fit``
+fits the classifier and keeps what the threshold choice method needs from the training
+set: its labels and the classifier's scores on it (the cost lines of train-optimal, the score
+ranks of rate-driven). ``predict(X, cost_proportion=c_hat)`` then turns the presumed cost
+proportion ``c_hat`` into a threshold with the method and applies it.
+
+Conventions (the package's): the *positive* class ``pos_label`` (default ``classes_[1]``) is
+class 1, whose probability the score estimates; a threshold ``t`` predicts class 1 iff
+``score > t``; ``c`` is the cost proportion of class-0 errors, so the loss of ``t`` at ``c``
+is ``Q(t; c) = 2 (c pi0 FP0(t) + (1 - c) pi1 FN1(t))`` and a larger ``c`` gives a larger
+threshold (fewer class-1 predictions).
+
+The methods a deployed classifier can apply (it does not know the labels of what it predicts):
+
+``train-optimal``
+    the threshold of the lowest *training* cost line at ``c_hat`` (Sect. 3 of the paper);
+``score-driven``
+    ``t = c_hat`` (needs probabilities: ``predict_proba``);
+``rate-driven``
+    predicts class 0 for a fraction ``c_hat`` of the *reference* scores (the training scores,
+    or out-of-fold scores with ``cv``). Where ``c_hat`` falls between two attainable rates the
+    paper mixes the two adjacent thresholds; a deterministic classifier takes the threshold of
+    the nearer rate (the mixture's expected loss is what :func:`~threshold_choice.evaluation.
+    expected_losses` and the scorers report);
+``score-driven-z``, ``rate-driven-z``
+    the same driven by the skew ``z = c pi0 / (c pi0 + (1 - c) pi1)`` (training ``pi0``);
+``train-optimal-aware``, ``score-driven-aware``
+    the uncertainty-aware variants: knowing the certainty ``gamma`` of ``c_hat``, they use the
+    posterior mean ``E[c | c_hat]`` instead of ``c_hat`` (see
+    :func:`threshold_choice.methods.uncertainty_aware`).
+
+``test-optimal`` needs the labels of the examples it predicts and ``score-uniform`` /
+``rate-uniform`` ignore ``c_hat``: they are evaluation baselines, not classifiers, and are
+rejected here (the scorers of :mod:`threshold_choice.scorers` evaluate them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.model_selection import cross_val_predict
+from sklearn.utils import get_tags
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.methods import METHODS, Selection, make_selection
+from threshold_choice.uncertainty import parse_gamma
+
+#: the methods :class:`ThresholdChoiceClassifier` can apply when predicting
+PREDICT_METHODS: tuple[str, ...] = (
+    "train-optimal",
+    "score-driven",
+    "rate-driven",
+    "score-driven-z",
+    "rate-driven-z",
+    "train-optimal-aware",
+    "score-driven-aware",
+)
+#: why the other methods cannot predict
+_NOT_PREDICTABLE: dict[str, str] = {
+    "test-optimal": "needs the labels of the examples it predicts (an oracle for evaluation)",
+    "test-optimal-aware": "needs the labels of the examples it predicts (an oracle)",
+    "score-uniform": "ignores the cost proportion (a random-threshold baseline)",
+    "rate-uniform": "ignores the cost proportion (a random-rate baseline)",
+}
+RESPONSE_METHODS: tuple[str, ...] = ("auto", "predict_proba", "decision_function")
+
+
+def needs_probabilities(method: str) -> bool:
+    """Whether ``method`` thresholds at a cost proportion itself (the score-based methods),
+    so that its scores must be probabilities of class 1; the others use only score ranks."""
+    return method.startswith("score-")
+
+
+def _candidate_methods(response_method: str | Sequence[str]) -> list[str]:
+    if isinstance(response_method, str):
+        if response_method not in RESPONSE_METHODS:
+            raise UserError(
+                f"response_method must be one of {', '.join(RESPONSE_METHODS)}, "
+                f"got {response_method!r}"
+            )
+        if response_method == "auto":
+            return ["predict_proba", "decision_function"]
+        return [response_method]
+    return list(response_method)
+
+
+def response_scores(
+    estimator: Any,
+    X: Any,
+    response_method: str | Sequence[str] = "auto",
+    pos_label: Any = None,
+) -> tuple[NDArray[np.float64], str]:
+    """Scores of a fitted binary classifier for the positive class, and the method used.
+
+    ``response_method``: ``"predict_proba"`` (the probability of ``pos_label``),
+    ``"decision_function"`` (sign-flipped when ``pos_label`` is ``classes_[0]``), ``"auto"``
+    (the first of the two the estimator has), or a list tried in order, as scikit-learn's
+    ``response_method``. ``pos_label``: default ``classes_[1]``.
+    """
+    classes = np.asarray(estimator.classes_)
+    if classes.size != 2:
+        raise UserError(
+            f"a binary classifier is needed; this one has {classes.size} classes {classes[:5]}"
+        )
+    pos = classes[1] if pos_label is None else pos_label
+    if pos not in classes:
+        raise UserError(f"pos_label {pos!r} is not one of the classes {list(classes)}")
+    col = int(np.flatnonzero(classes == pos)[0])
+    for name in _candidate_methods(response_method):
+        fn = getattr(estimator, name, None)
+        if fn is None:
+            continue
+        out = np.asarray(fn(X), dtype=np.float64)
+        if name == "predict_proba":
+            return out[:, col], name
+        out = out.ravel()
+        return (out if col == 1 else -out), name
+    raise UserError(
+        f"{type(estimator).__name__} has none of {', '.join(_candidate_methods(response_method))}"
+        "; a threshold needs scores (wrap the model in CalibratedClassifierCV for probabilities)"
+    )
+
+
+def check_method(method: str, *, allowed: Sequence[str] = METHODS, why: dict | None = None) -> str:
+    """``method`` if it is one of ``allowed``, else a :class:`UserError` saying why not."""
+    if method in allowed:
+        return method
+    if why and method in why:
+        raise UserError(
+            f"method {method} {why[method]}; choose from {', '.join(allowed)}"
+        )
+    raise UserError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
+
+
+def check_cost_proportion(c: ArrayLike) -> NDArray[np.float64]:
+    """``c`` as a float array after checking that it lies in [0, 1]."""
+    try:
+        arr = np.asarray(c, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UserError(f"cost_proportion must be a number in [0, 1], got {c!r}") from None
+    if arr.size == 0 or not np.all((arr >= 0) & (arr <= 1)):
+        raise UserError(f"cost_proportion must be in [0, 1] (not NaN), got {c!r}")
+    return arr
+
+
+def _step_lines(sel: Selection, lines: CostLines) -> NDArray[np.intp]:
+    """For a selection of whole cost lines of ``lines`` (no interpolation), the index of the
+    line chosen on each segment. A line's ends give the number of examples it predicts 0,
+    ``n0 + n (left - right) / 2``, which increases strictly with the line index."""
+    left, right = sel.coef[:, 0], sel.coef[:, 0] + sel.coef[:, 1]
+    below = np.rint(lines.n0 + lines.n * (left - right) / 2.0)
+    j = np.searchsorted(lines.n0_le + lines.n1_le, below)
+    if not np.allclose(lines.left[j], left, rtol=0, atol=1e-12):
+        raise AssertionError("the selection chose lines that are not the reference lines")
+    return j
+
+
+def _estimator_has(name: str):
+    def check(self: ThresholdChoiceClassifier) -> bool:
+        inner = getattr(self, "estimator_", self.estimator)
+        return hasattr(inner, name)
+
+    return check
+
+
+class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+    """Binary classifier whose threshold a threshold choice method sets from the presumed
+    cost proportion ``c_hat`` given at prediction time (see the module docstring).
+
+    Parameters
+    ----------
+    estimator:
+        A binary classifier with ``predict_proba`` or ``decision_function``; cloned and
+        fitted by :meth:`fit`.
+    method:
+        One of :data:`PREDICT_METHODS` (default ``"train-optimal"``).
+    gamma:
+        Certainty of ``c_hat``, ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)``; used by
+        the ``*-aware`` methods only (``inf``: ``c_hat = c``, the plain method).
+    cost_proportion:
+        The ``c_hat`` :meth:`predict` uses when it is not given one (default 1/2).
+    response_method:
+        ``"auto"`` (``predict_proba``, else ``decision_function``), ``"predict_proba"`` or
+        ``"decision_function"``. The score-based methods need probabilities.
+    pos_label:
+        The class whose probability the score estimates (class 1; default ``classes_[1]``).
+    cv:
+        ``None`` (default): the reference scores (training cost lines, rate ranks) are the
+        fitted classifier's scores on its own training data, as in the paper. An int or a
+        scikit-learn splitter: out-of-fold scores from ``cross_val_predict`` instead, which
+        do not share the optimism of resubstitution; the classifier is still fitted on all
+        of ``X``.
+
+    Attributes
+    ----------
+    estimator_:
+        The fitted classifier.
+    train_labels_, train_scores_:
+        The reference labels (0/1, 1 = ``pos_label``) and scores.
+    train_lines_:
+        Their :class:`~threshold_choice.costlines.CostLines`.
+    classes_:
+        The class labels (of ``estimator_``).
+    """
+
+    def __init__(
+        self,
+        estimator: Any,
+        *,
+        method: str = "train-optimal",
+        gamma: float = math.inf,
+        cost_proportion: float = 0.5,
+        response_method: str = "auto",
+        pos_label: Any = None,
+        cv: Any = None,
+    ) -> None:
+        self.estimator = estimator
+        self.method = method
+        self.gamma = gamma
+        self.cost_proportion = cost_proportion
+        self.response_method = response_method
+        self.pos_label = pos_label
+        self.cv = cv
+
+    # -- fitting ---------------------------------------------------------------------------
+    def _check_params(self) -> None:
+        check_method(self.method, allowed=PREDICT_METHODS, why=_NOT_PREDICTABLE)
+        check_cost_proportion(self.cost_proportion)
+        if not isinstance(self.response_method, str):
+            raise UserError(f"response_method must be one of {', '.join(RESPONSE_METHODS)}")
+        _candidate_methods(self.response_method)
+        parse_gamma(self.gamma)
+
+    def fit(self, X: Any, y: ArrayLike, **fit_params: Any) -> ThresholdChoiceClassifier:
+        """Fit the classifier on ``(X, y)`` (``fit_params`` go to its ``fit``) and keep the
+        reference scores the method needs."""
+        self._check_params()
+        if "sample_weight" in fit_params:
+            raise UserError(
+                "sample_weight is not supported: the reference cost lines count examples "
+                "(repeat rows to weight them)"
+            )
+        y = column_or_1d(y, warn=True)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
+        if y_type != "binary":
+            raise UserError(
+                f"Only binary classification is supported; y is {y_type} (two classes needed)"
+            )
+        if np.unique(y).size < 2:
+            raise UserError(
+                "y has one class only; the cost lines need examples of both classes"
+            )
+        self.estimator_ = clone(self.estimator).fit(X, y, **fit_params)
+        if self.cv is None:
+            scores, used = response_scores(
+                self.estimator_, X, self.response_method, self.pos_label
+            )
+        else:
+            scores, used = self._out_of_fold_scores(X, y, fit_params)
+        if needs_probabilities(self.method) and used != "predict_proba":
+            raise UserError(
+                f"{self.method} thresholds at the cost proportion, so it needs probabilities: "
+                f"{type(self.estimator_).__name__} has no predict_proba (wrap it in "
+                "CalibratedClassifierCV, or use train-optimal or rate-driven)"
+            )
+        classes = self.estimator_.classes_
+        pos = classes[1] if self.pos_label is None else self.pos_label
+        self.train_labels_ = (np.asarray(y) == pos).astype(np.int8)
+        self.train_scores_ = scores
+        self.train_lines_ = CostLines.from_scores(
+            self.train_labels_, scores, what="training scores"
+        )
+        if hasattr(self.estimator_, "n_features_in_"):
+            self.n_features_in_ = self.estimator_.n_features_in_
+        if hasattr(self.estimator_, "feature_names_in_"):
+            self.feature_names_in_ = self.estimator_.feature_names_in_
+        return self
+
+    def _out_of_fold_scores(
+        self, X: Any, y: ArrayLike, fit_params: dict
+    ) -> tuple[NDArray[np.float64], str]:
+        used = None
+        for name in _candidate_methods(self.response_method):
+            if hasattr(self.estimator_, name):
+                used = name
+                break
+        if used is None:  # response_scores raises the message
+            response_scores(self.estimator_, X, self.response_method, self.pos_label)
+        out = cross_val_predict(
+            clone(self.estimator), X, y, cv=self.cv, method=used, params=fit_params or None
+        )
+        classes = self.estimator_.classes_
+        col = 1 if self.pos_label is None else int(np.flatnonzero(classes == self.pos_label)[0])
+        if used == "predict_proba":
+            return np.asarray(out[:, col], dtype=np.float64), used
+        out = np.asarray(out, dtype=np.float64).ravel()
+        return (out if col == 1 else -out), str(used)
+
+    @property
+    def classes_(self) -> NDArray:
+        """The class labels of the fitted classifier."""
+        return self.estimator_.classes_
+
+    # -- thresholds ------------------------------------------------------------------------
+    def _selection(self) -> Selection:
+        lines = self.train_lines_
+        base = self.method.removesuffix("-aware")
+        # train-optimal on the training lines is test-optimal's choice among them
+        name = "test-optimal" if base == "train-optimal" else base
+        if self.method.endswith("-aware"):
+            name += "-aware"
+        return make_selection(name, lines, gamma=parse_gamma(self.gamma))
+
+    def threshold(self, cost_proportion: ArrayLike | None = None) -> NDArray[np.float64]:
+        """The threshold the method sets for each presumed cost proportion ``c_hat``
+        (default: the ``cost_proportion`` parameter); class 1 is predicted iff ``score >
+        threshold``. ``-inf`` / ``inf``: everything predicted 1 / 0."""
+        check_is_fitted(self, "train_lines_")
+        c_hat = check_cost_proportion(
+            self.cost_proportion if cost_proportion is None else cost_proportion
+        )
+        shape = c_hat.shape
+        c_hat = c_hat.ravel()  # the input maps work on 1-d arrays
+        sel = self._selection()
+        lines = self.train_lines_
+        if self.method.startswith("score-driven"):
+            t = sel.inputs(c_hat)  # t = c_hat, its skew, or its posterior mean
+        elif self.method.startswith("rate-driven"):
+            # nearest attainable rate of the reference scores (see the module docstring)
+            mids = (lines.rates[:-1] + lines.rates[1:]) / 2.0
+            t = lines.thresholds[np.searchsorted(mids, sel.inputs(c_hat), side="right")]
+        else:
+            t = lines.thresholds[_step_lines(sel, lines)[sel.segment(c_hat)]]
+        return t.reshape(shape)
+
+    # -- prediction ------------------------------------------------------------------------
+    def _scores(self, X: Any) -> NDArray[np.float64]:
+        return response_scores(self.estimator_, X, self.response_method, self.pos_label)[0]
+
+    def predict(self, X: Any, cost_proportion: ArrayLike | None = None) -> NDArray:
+        """Class labels of ``X`` at presumed cost proportion ``cost_proportion`` (a number, or
+        one per row of ``X``; default: the ``cost_proportion`` parameter)."""
+        check_is_fitted(self, "train_lines_")
+        scores = self._scores(X)
+        t = self.threshold(cost_proportion)
+        if t.ndim and t.size != scores.size:
+            raise UserError(
+                f"cost_proportion has {t.size} values for {scores.size} rows; give one or one "
+                "per row"
+            )
+        classes = self.classes_
+        pos = classes[1] if self.pos_label is None else self.pos_label
+        neg = classes[classes != pos][0]
+        return np.where(scores > t, pos, neg)
+
+    @available_if(_estimator_has("predict_proba"))
+    def predict_proba(self, X: Any) -> NDArray[np.float64]:
+        """The fitted classifier's ``predict_proba``."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_proba(X)
+
+    @available_if(_estimator_has("predict_log_proba"))
+    def predict_log_proba(self, X: Any) -> NDArray[np.float64]:
+        """The fitted classifier's ``predict_log_proba``."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_log_proba(X)
+
+    @available_if(_estimator_has("decision_function"))
+    def decision_function(self, X: Any) -> NDArray[np.float64]:
+        """The fitted classifier's ``decision_function``."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.decision_function(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        inner = get_tags(self.estimator).input_tags
+        tags.input_tags.sparse = inner.sparse
+        tags.input_tags.allow_nan = inner.allow_nan
+        return tags
+
+
+def find_threshold_classifier(estimator: Any) -> ThresholdChoiceClassifier | None:
+    """``estimator`` itself, or the last step of a Pipeline, when it is a fitted
+    :class:`ThresholdChoiceClassifier`; else ``None``."""
+    last = estimator
+    steps = getattr(estimator, "steps", None)
+    if steps:
+        last = steps[-1][1]
+    if isinstance(last, ThresholdChoiceClassifier) and hasattr(last, "train_lines_"):
+        return last
+    return None
+
+
+__all__ = [
+    "PREDICT_METHODS",
+    "ThresholdChoiceClassifier",
+    "check_cost_proportion",
+    "find_threshold_classifier",
+    "needs_probabilities",
+    "response_scores",
+]

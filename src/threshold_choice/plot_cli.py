@@ -1,0 +1,119 @@
+"""The ``threshold-choice plot`` command: a Display of one or more models' scores, saved as
+a figure (png, pdf or svg, from the suffix of ``--out``) with the plotted numbers in a CSV
+beside it (same name, ``.csv``; columns ``panel, kind, series, x, y``, ``panel`` = the model).
+
+Several ``--test`` files (one per model, e.g. two classifiers on the same test set) share one
+axes, one colour per model; ``--train`` files, if given, pair with them in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import LossSettings, read_scores_csv
+from threshold_choice.expected_loss import ESTIMATORS
+from threshold_choice.figures import ALLOWED_FIGURE_FORMATS
+from threshold_choice.methods import METHODS
+from threshold_choice.plotting import (
+    BrierCurveDisplay,
+    CertaintyDisplay,
+    CostCurveDisplay,
+    ThresholdChoiceDisplay,
+    save_displays,
+)
+from threshold_choice.uncertainty import parse_gamma
+
+#: plot kinds and their Display
+KINDS: dict[str, type[ThresholdChoiceDisplay]] = {
+    "cost-curves": CostCurveDisplay,
+    "brier": BrierCurveDisplay,
+    "certainty": CertaintyDisplay,
+}
+
+
+def _run_plot(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.suffix.lstrip(".").lower() not in ALLOWED_FIGURE_FORMATS:
+        raise UserError(
+            f"--out must end in one of {', '.join('.' + f for f in ALLOWED_FIGURE_FORMATS)}, "
+            f"got {out.name}"
+        )
+    trains = args.train or []
+    if trains and len(trains) != len(args.test):
+        raise UserError(
+            f"{len(args.test)} --test files but {len(trains)} --train files: give one --train "
+            "per --test (in the same order) or none"
+        )
+    names = args.name or [Path(p).stem for p in args.test]
+    if len(names) != len(args.test):
+        raise UserError(f"{len(args.test)} --test files but {len(names)} --name values")
+    kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
+    if args.method:
+        kwargs["methods"] = args.method
+    if args.gamma:
+        kwargs["gammas"] = [parse_gamma(g) for g in args.gamma]
+    if args.bootstrap:
+        kwargs.update(n_boot=args.bootstrap, seed=args.seed)
+    cls = KINDS[args.kind]
+    several = len(args.test) > 1
+    if several and issubclass(cls, CostCurveDisplay):
+        kwargs["cost_lines"] = False  # one model's cost lines would hide the others
+    figure = Figure(figsize=(7.5, 5.2), layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    displays = []
+    for i, (path, name) in enumerate(zip(args.test, names, strict=True)):
+        test_y, test_s = read_scores_csv(path, "test")
+        train_y = train_s = None
+        if trains:
+            train_y, train_s = read_scores_csv(trains[i], "training")
+        display = cls.from_predictions(
+            test_y, test_s, train_y=train_y, train_score=train_s, name=name if several else None,
+            plot=False, **kwargs,
+        )
+        displays.append(display.plot(ax=ax, **({"color": f"C{i}"} if several else {})))
+        if not several:
+            display.name = name  # in the CSV's panel column
+    ax.set_title(args.title or f"{args.kind}: {', '.join(names)}")
+    paths = save_displays(displays, out)
+    print(f"wrote {paths[out.suffix.lstrip('.').lower()]} and {paths['csv']}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "plot",
+        help="plot cost curves, Brier/ROC cost curves or loss vs certainty of scores",
+        description=(
+            "Plot one or more models' scores (CSV files label,score; label 1 = the class "
+            "whose probability the score estimates; predict 1 iff score > threshold). "
+            "KIND: cost-curves (test cost lines and K(c) per method and gamma), brier (the "
+            "optimal, Brier and ROC cost curves at gamma = inf), certainty (expected loss "
+            "against gamma per method, changes of the best method marked). Writes the figure "
+            "(--out, png/pdf/svg) and the plotted numbers beside it (.csv)."
+        ),
+    )
+    parser.add_argument("kind", choices=tuple(KINDS))
+    parser.add_argument("--test", action="append", required=True,
+                        help="CSV label,score of a model's test scores (repeatable: one per model)")
+    parser.add_argument("--train", action="append",
+                        help="CSV label,score of its training scores (train-optimal; one per "
+                        "--test)")
+    parser.add_argument("--name", action="append", help="model name (one per --test)")
+    parser.add_argument("--out", required=True, help="figure file: .png, .pdf or .svg")
+    parser.add_argument("--method", action="append", choices=METHODS,
+                        help="method (repeatable; default: the kind's)")
+    parser.add_argument("--gamma", action="append",
+                        help="certainty level, a number >= 0 or inf (repeatable)")
+    parser.add_argument("--estimator", choices=ESTIMATORS, default="exact",
+                        help="estimator of the expected losses in legends and curves")
+    parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                        help="draw 95%% bootstrap bands from N replicates of the test set")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
+    parser.add_argument("--title", help="figure title")
+    parser.set_defaults(func=_run_plot)

@@ -1,0 +1,30 @@
+"""scikit-learn-style Displays of threshold choice under uncertainty.
+
+Compute first, plot second, as scikit-learn's ``RocCurveDisplay``: ``from_predictions(y,
+scores, ...)`` or ``from_estimator(model, X, y, ...)`` compute the numbers (kept as attributes,
+equal to the library's functions) and draw them; ``plot(ax=...)`` draws again, on any axes, so
+several models share one axes; ``data`` holds the plotted numbers (long format, as the
+project's figure CSVs).
+
+* :class:`CostCurveDisplay`: test cost lines and expected cost curves ``K(c)`` per method and
+  gamma (paper Figs 1, 3, 4, 7, 9), optional bootstrap bands.
+* :class:`BrierCurveDisplay`: the optimal, Brier (score-driven) and ROC cost (rate-driven)
+  curves in cost space (``001_...``).
+* :class:`CertaintyDisplay`: expected loss against the certainty gamma, per method, with the
+  gammas where the best method changes (Fig. 5 for one model), optional bootstrap bands.
+
+A new plot (e.g. decision curves) is a subclass of :class:`ThresholdChoiceDisplay` with
+``_compute``, ``_draw`` and ``_records``.
+"""
+
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, save_displays
+from threshold_choice.plotting.certainty import CertaintyDisplay
+from threshold_choice.plotting.cost_curves import BrierCurveDisplay, CostCurveDisplay
+
+__all__ = [
+    "BrierCurveDisplay",
+    "CertaintyDisplay",
+    "CostCurveDisplay",
+    "ThresholdChoiceDisplay",
+    "save_displays",
+]

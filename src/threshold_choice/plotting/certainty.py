@@ -1,0 +1,179 @@
+"""Expected loss against the certainty ``gamma`` as a continuous curve, one per method, with
+the certainties where the best method changes marked (the paper's Fig. 5 for one model).
+
+The x axis is ``u = 1 / (1 + gamma)``: 0 is an exactly known cost (``gamma = inf``), 1 no
+information (``gamma = 0``), ``gamma = 1`` sits at 1/2; ticks are labelled with ``gamma``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.bootstrap import bootstrap
+from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.figures import RunScores, _gamma_text
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, method_style
+from threshold_choice.plotting.cost_curves import default_methods
+from threshold_choice.scorers import loss_settings
+from threshold_choice.uncertainty import parse_gamma
+
+#: methods that need the test labels: drawn, but never "the best method"
+ORACLES: frozenset[str] = frozenset({"test-optimal", "test-optimal-aware"})
+_TICK_GAMMAS = (math.inf, 16.0, 4.0, 1.0, 0.25, 0.0)
+
+
+def to_uncertainty(gamma: ArrayLike) -> NDArray[np.float64]:
+    """``u = 1 / (1 + gamma)`` (``inf`` -> 0)."""
+    g = np.asarray(gamma, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        return np.where(np.isinf(g), 0.0, 1.0 / (1.0 + g))
+
+
+def from_uncertainty(u: ArrayLike) -> NDArray[np.float64]:
+    """``gamma = 1 / u - 1`` (``u = 0`` -> inf)."""
+    u_arr = np.asarray(u, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        return np.where(u_arr == 0, np.inf, 1.0 / u_arr - 1.0)
+
+
+def default_gammas(points: int = 21) -> list[float]:
+    """``points`` certainties equally spaced in ``u = 1 / (1 + gamma)``, inf to 0."""
+    return [float(g) for g in from_uncertainty(np.linspace(0.0, 1.0, points))]
+
+
+class CertaintyDisplay(ThresholdChoiceDisplay):
+    """Expected loss against certainty per method (see the module docstring).
+
+    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
+    ``methods`` (default train-optimal (with training scores), score-driven, rate-driven),
+    ``gammas`` (default :func:`default_gammas`: 21 points; each new gamma costs a moment
+    table, about half a second once), ``settings`` / LossSettings fields, ``refine``
+    (bisection steps locating each change of the best method, default 4), ``n_boot`` (> 0:
+    bootstrap bands, ``confidence``, ``seed``)).
+
+    Attributes
+    ----------
+    losses:
+        ``method, gamma, expected_loss`` (and ``lower, upper`` with bands), on ``gammas``.
+    switches:
+        ``gamma, before, after, expected_loss``: where the best non-oracle method changes
+        from ``before`` (higher certainty) to ``after``, located by bisection in ``u``
+        between the grid points where it changes.
+    """
+
+    def __init__(self, *, losses: pd.DataFrame, switches: pd.DataFrame,
+                 name: str | None = None) -> None:
+        self.losses = losses
+        self.switches = switches
+        self.name = name
+
+    @classmethod
+    def _compute(
+        cls,
+        run: RunScores,
+        *,
+        methods: Sequence[str] | None = None,
+        gammas: Sequence[float] | None = None,
+        settings: LossSettings | None = None,
+        refine: int = 4,
+        n_boot: int = 0,
+        seed: int | None = 0,
+        confidence: float = 0.95,
+        **settings_kwargs: Any,
+    ) -> CertaintyDisplay:
+        chosen = loss_settings(settings, **settings_kwargs)
+        methods = default_methods(methods, ("train-optimal", "score-driven", "rate-driven"),
+                                  run)
+        grid = sorted({parse_gamma(g) for g in (gammas or default_gammas())}, reverse=True)
+        kw = {"train_y": run.train_y, "train_s": run.train_s, "settings": chosen}
+        if n_boot:
+            boot = bootstrap(run.test_y, run.test_s, methods=methods, gammas=grid,
+                             n_boot=n_boot, seed=seed, **kw)
+            losses = boot.intervals(confidence)
+        else:
+            losses = expected_losses(run.test_y, run.test_s, methods=methods, gammas=grid, **kw)
+        switches = _switches(run, losses, methods, refine, kw)
+        return cls(losses=losses, switches=switches)
+
+    def _draw(self, ax: Axes, *, color: Any = None, band_alpha: float = 0.2,
+              **line_kwargs: Any) -> None:
+        """``color``: one colour for this display (several models; methods by line style)."""
+        methods = list(dict.fromkeys(self.losses["method"]))
+        for i, method in enumerate(methods):
+            rows = self.losses[self.losses["method"] == method].sort_values("gamma")
+            u = to_uncertainty(rows["gamma"])
+            style = method_style(method, i, math.inf, color)
+            ax.plot(u, rows["expected_loss"], marker="o", ms=2.5, lw=1.6,
+                    label=self._label(method), **{**style, **line_kwargs})
+            if "lower" in rows:
+                ax.fill_between(u, rows["lower"], rows["upper"], color=style["color"],
+                                alpha=band_alpha, lw=0)
+        for row in self.switches.itertuples(index=False):
+            u = float(to_uncertainty(row.gamma))
+            ax.axvline(u, color=color or "0.3", ls=":", lw=1)
+            ax.annotate(f"\u03b3\u2248{row.gamma:.3g}: {row.before} \u2192 {row.after}",
+                        (u, row.expected_loss), xytext=(4, 6), textcoords="offset points",
+                        fontsize=7, rotation=90, va="bottom")
+        ticks = list(_TICK_GAMMAS)
+        ax.set_xticks(to_uncertainty(ticks), [_gamma_text(g) for g in ticks])
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("certainty \u03b3 (axis: 1/(1+\u03b3); left known cost, right none)")
+        ax.set_ylabel("expected loss")
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=7)
+
+    def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
+        for method, rows in self.losses.groupby("method", sort=False):
+            yield "gamma_curve", method, rows["gamma"], rows["expected_loss"]
+            if "lower" in rows:
+                yield "band_lower", method, rows["gamma"], rows["lower"]
+                yield "band_upper", method, rows["gamma"], rows["upper"]
+        for row in self.switches.itertuples(index=False):
+            yield "switch", f"{row.before} -> {row.after}", row.gamma, row.expected_loss
+
+
+def _switches(
+    run: RunScores,
+    losses: pd.DataFrame,
+    methods: Sequence[str],
+    refine: int,
+    kw: dict[str, Any],
+) -> pd.DataFrame:
+    candidates = [m for m in methods if m not in ORACLES] or list(methods)
+    table = losses.pivot(index="gamma", columns="method", values="expected_loss")
+    table = table.sort_index(ascending=False)[candidates]  # inf first
+    best = table.idxmin(axis=1).to_numpy()
+    gammas = table.index.to_numpy()
+    rows = []
+    for k in np.flatnonzero(best[1:] != best[:-1]):
+        before, after = best[k], best[k + 1]
+        lo, hi = to_uncertainty(gammas[k]), to_uncertainty(gammas[k + 1])
+        at_lo = table.iloc[k][[before, after]].to_numpy()
+        at_hi = table.iloc[k + 1][[before, after]].to_numpy()
+        for _ in range(refine):  # bisection in u on loss(before) - loss(after)
+            mid = (lo + hi) / 2.0
+            frame = expected_losses(run.test_y, run.test_s, methods=[before, after],
+                                    gammas=[float(from_uncertainty(mid))], **kw)
+            at_mid = frame.set_index("method").loc[[before, after], "expected_loss"].to_numpy()
+            if at_mid[0] <= at_mid[1]:
+                lo, at_lo = mid, at_mid
+            else:
+                hi, at_hi = mid, at_mid
+        # the crossing of the two differences, linear in u within the last bracket
+        d_lo, d_hi = at_lo[0] - at_lo[1], at_hi[0] - at_hi[1]
+        w = d_lo / (d_lo - d_hi) if d_lo != d_hi else 0.5
+        u = lo + w * (hi - lo)
+        rows.append((float(from_uncertainty(u)), before, after,
+                     float(at_lo[0] + w * (at_hi[0] - at_lo[0]))))
+    return pd.DataFrame(rows, columns=["gamma", "before", "after", "expected_loss"])
+
+
+__all__ = ["ORACLES", "CertaintyDisplay", "default_gammas", "from_uncertainty",
+           "to_uncertainty"]

@@ -1,0 +1,234 @@
+"""Cost-space Displays: the test cost lines and the expected cost curves ``K(c)`` of threshold
+choice methods (paper Figs 1, 3, 4, 7, 9), and the Brier / ROC cost curves of
+``001_...`` (score-driven and rate-driven at ``gamma = inf`` with the optimal cost curve).
+
+Conventions: x = the true cost proportion ``c``; y = the loss
+``Q = 2 (c pi0 FP0 + (1 - c) pi1 FN1)``; ``K(c) = E[Q(T(c_hat); c) | c]`` with
+``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)``; its area is the expected loss (in the
+legend, by the settings' estimator, as ``expected_losses``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.bootstrap import percentile_bounds, replicate_cost_lines
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import PAPER_METHODS, LossSettings, expected_losses
+from threshold_choice.expected_loss import expected_cost_curve
+from threshold_choice.figures import RunScores, _c_grid
+from threshold_choice.methods import NEEDS_TRAIN, Selection, make_selection
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_label, method_style
+from threshold_choice.scorers import loss_settings
+from threshold_choice.uncertainty import format_gamma, parse_gamma
+
+INF = math.inf
+
+
+def selection(
+    method: str, test: CostLines, train: CostLines | None, gamma: float, settings: LossSettings
+) -> Selection:
+    """The engine's selection of ``method`` at ``gamma`` with the settings' options."""
+    if method in NEEDS_TRAIN and train is None:
+        raise UserError(f"{method} selects on the training scores: give them")
+    return make_selection(
+        method, test, train=train, gamma=gamma,
+        rate_threshold_offset=settings.rate_threshold_offset,
+        tie_breaking=settings.tie_breaking,
+    )
+
+
+def default_methods(methods: Sequence[str] | None, default: Sequence[str],
+                    run: RunScores) -> list[str]:
+    """``methods``, or ``default`` without the train-optimal methods when there are no
+    training scores."""
+    if methods is not None:
+        return list(methods)
+    return [m for m in default if run.train_y is not None or m not in NEEDS_TRAIN]
+
+
+class CostCurveDisplay(ThresholdChoiceDisplay):
+    """Test cost lines and expected cost curves ``K(c)`` per method and gamma.
+
+    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
+    ``methods`` (default: the paper's four; train-optimal only with training scores),
+    ``gammas`` (default inf and 0), ``settings`` / LossSettings fields, ``cost_lines``
+    (keep the test cost lines, default True), ``n_boot`` (> 0: pointwise bootstrap bands of
+    ``K(c)`` on ``band_points`` costs, ``confidence``, ``seed``)).
+
+    Attributes
+    ----------
+    curves:
+        ``method, gamma, c, loss``: the plotted ``K(c)`` (at ``gamma = inf`` the costs
+        either side of each jump are included, to draw it vertical).
+    areas:
+        ``method, gamma, expected_loss`` (``expected_losses`` with the settings).
+    cost_lines:
+        ``(m + 1, 2)`` heights of the test cost lines at ``c = 0`` and ``c = 1``, or None.
+    bands:
+        ``method, gamma, c, lower, upper`` or None.
+    """
+
+    DEFAULT_METHODS: tuple[str, ...] = PAPER_METHODS
+    DEFAULT_GAMMAS: tuple[float, ...] = (INF, 0.0)
+    #: legend names of methods (the cost-space names of ``001_...`` in the Brier display)
+    METHOD_LABELS: ClassVar[dict[str, str]] = {}
+
+    def __init__(
+        self,
+        *,
+        curves: pd.DataFrame,
+        areas: pd.DataFrame,
+        cost_lines: NDArray[np.float64] | None = None,
+        bands: pd.DataFrame | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.curves = curves
+        self.areas = areas
+        self.cost_lines = cost_lines
+        self.bands = bands
+        self.name = name
+
+    @classmethod
+    def _compute(
+        cls,
+        run: RunScores,
+        *,
+        methods: Sequence[str] | None = None,
+        gammas: Sequence[float] | None = None,
+        settings: LossSettings | None = None,
+        cost_lines: bool = True,
+        n_boot: int = 0,
+        seed: int | None = 0,
+        confidence: float = 0.95,
+        band_points: int = 101,
+        **settings_kwargs: Any,
+    ) -> CostCurveDisplay:
+        chosen = loss_settings(settings, **settings_kwargs)
+        methods = default_methods(methods, cls.DEFAULT_METHODS, run)
+        gammas = [parse_gamma(g) for g in (cls.DEFAULT_GAMMAS if gammas is None else gammas)]
+        test, train = run.lines()
+        parts = []
+        for method in methods:
+            for gamma in gammas:
+                sel = selection(method, test, train, gamma, chosen)
+                c = _c_grid(sel, gamma)
+                parts.append(pd.DataFrame({"method": method, "gamma": gamma, "c": c,
+                                           "loss": expected_cost_curve(sel, gamma, c)}))
+        areas = expected_losses(
+            run.test_y, run.test_s, train_y=run.train_y, train_s=run.train_s,
+            methods=methods, gammas=gammas, settings=chosen,
+        )
+        lines = np.column_stack([test.left, test.right]) if cost_lines else None
+        bands = None
+        if n_boot:
+            bands = _bands(run, train, methods, gammas, chosen, n_boot, seed, confidence,
+                           np.linspace(0.0, 1.0, band_points))
+        return cls(curves=pd.concat(parts, ignore_index=True), areas=areas, cost_lines=lines,
+                   bands=bands)
+
+    def _method_label(self, method: str) -> str:
+        return self.METHOD_LABELS.get(method, method)
+
+    def _draw(self, ax: Axes, *, color: Any = None, cost_lines: bool = True,
+              band_alpha: float = 0.2, **line_kwargs: Any) -> None:
+        """``color``: one colour for all this display's curves (several models on one axes;
+        methods then differ by line style); ``cost_lines``: draw the test cost lines;
+        ``line_kwargs``: passed to every curve's ``plot``."""
+        if cost_lines and self.cost_lines is not None:
+            segments = [[(0.0, a), (1.0, b)] for a, b in self.cost_lines]
+            ax.add_collection(LineCollection(
+                segments, colors=color or "0.7", linewidths=0.6, alpha=0.15 if color else 1.0,
+                zorder=1, label=self._label("test cost lines"),
+            ))
+        methods = list(dict.fromkeys(self.curves["method"]))
+        area = self.areas.set_index(["method", "gamma"])["expected_loss"]
+        for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
+            style = method_style(method, methods.index(method), gamma, color)
+            value = area[(method, gamma)]
+            text = f"{self._method_label(method)}, {gamma_label(gamma)}: {value:.4f}"
+            ax.plot(curve["c"], curve["loss"], lw=1.6, zorder=3, label=self._label(text),
+                    **{**style, **line_kwargs})
+            if self.bands is not None:
+                band = self.bands[(self.bands["method"] == method) & (self.bands["gamma"] == gamma)]
+                ax.fill_between(band["c"], band["lower"], band["upper"], color=style["color"],
+                                alpha=band_alpha, lw=0, zorder=2)
+        # the curves of every display on the axes set the height (cost lines reach 2 pi)
+        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in ax.get_lines())
+        if self.bands is not None:
+            top = max(top, self.bands["upper"].max())
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.15 * top)
+        ax.set_xlabel("cost proportion c")
+        ax.set_ylabel("loss")
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=7, title="expected loss (area)", title_fontsize=7, loc="upper right")
+
+    def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
+        if self.cost_lines is not None:
+            for j, (a, b) in enumerate(self.cost_lines):
+                yield "cost_line", f"test cost line {j}", [0.0, 1.0], [a, b]
+        for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
+            series = f"{method} gamma={format_gamma(gamma)}"
+            yield "curve", series, curve["c"], curve["loss"]
+        for row in self.areas.itertuples(index=False):
+            yield "expected_loss", row.method, row.gamma, row.expected_loss
+        if self.bands is not None:
+            for (method, gamma), band in self.bands.groupby(["method", "gamma"], sort=False):
+                series = f"{method} gamma={format_gamma(gamma)}"
+                yield "band_lower", series, band["c"], band["lower"]
+                yield "band_upper", series, band["c"], band["upper"]
+
+
+def _bands(
+    run: RunScores,
+    train: CostLines | None,
+    methods: Sequence[str],
+    gammas: Sequence[float],
+    settings: LossSettings,
+    n_boot: int,
+    seed: int | None,
+    confidence: float,
+    c: NDArray[np.float64],
+) -> pd.DataFrame:
+    """Pointwise percentile bands of ``K(c)`` over bootstrap replicates of the test set."""
+    pairs = [(m, g) for m in methods for g in gammas]
+    curves = np.empty((n_boot, len(pairs), c.size))
+    for r, lines in enumerate(replicate_cost_lines(run.test_y, run.test_s, n_boot, seed)):
+        for k, (method, gamma) in enumerate(pairs):
+            sel = selection(method, lines, train, gamma, settings)
+            curves[r, k] = expected_cost_curve(sel, gamma, c)
+    lo, hi = percentile_bounds(curves, confidence)
+    return pd.concat(
+        [pd.DataFrame({"method": m, "gamma": g, "c": c, "lower": lo[k], "upper": hi[k]})
+         for k, (m, g) in enumerate(pairs)],
+        ignore_index=True,
+    )
+
+
+class BrierCurveDisplay(CostCurveDisplay):
+    """The cost-space curves of ``001_...`` (Figs 6-7 there): the optimal cost curve
+    (test-optimal), the Brier curve (score-driven: area = Brier score) and the ROC cost curve
+    (rate-driven: area = ``pi0 pi1 (1 - 2 AUC) + 1/3``), at ``gamma = inf`` by default, with
+    the test cost lines. Same keyword arguments and attributes as
+    :class:`CostCurveDisplay`."""
+
+    DEFAULT_METHODS = ("test-optimal", "score-driven", "rate-driven")
+    DEFAULT_GAMMAS = (INF,)
+    METHOD_LABELS: ClassVar[dict[str, str]] = {
+        "test-optimal": "optimal cost curve",
+        "score-driven": "Brier curve (score-driven)",
+        "rate-driven": "ROC cost curve (rate-driven)",
+    }
+
+
+__all__ = ["BrierCurveDisplay", "CostCurveDisplay"]

@@ -1,0 +1,281 @@
+"""scikit-learn scorers: the expected loss of a threshold choice method, and the metrics.
+
+``make_expected_loss_scorer(method, gamma, **settings)`` scores a fitted classifier on
+``(X, y)`` by the expected loss of ``method`` at certainty ``gamma`` on those examples (as
+:func:`~threshold_choice.evaluation.expected_losses` on the same split); lower is better, so,
+as scikit-learn's ``neg_*`` scorers, the scorer returns the *negated* loss
+(``greater_is_better=False``) and ``GridSearchCV`` maximises it. ``make_metric_scorer(name)``
+does the same for a metric of :func:`~threshold_choice.metrics.compute_metrics` (negated
+unless higher is better, as AUC).
+
+Engine settings go through: ``settings=LossSettings(...)`` or keyword arguments of
+:class:`~threshold_choice.evaluation.LossSettings` (``estimator="grid"``, ...), so any field
+``LossSettings`` gains works in the scorer unchanged.
+
+Scores come from ``predict_proba`` or ``decision_function``, as scikit-learn's
+``response_method``: the score-based methods (``score-*``) threshold at the cost proportion
+itself and take ``predict_proba`` (the probability of ``pos_label``, default ``classes_[1]``,
+class 1 of the package); the rank-based ones take either.
+
+**Train-optimal** selects its threshold on the classifier's scores on its *training* data,
+which a scorer called as ``scorer(estimator, X_test, y_test)`` does not see. The scorer takes
+them from the estimator: it must be a fitted
+:class:`~threshold_choice.estimators.ThresholdChoiceClassifier` (or a ``Pipeline`` ending in
+one), whose ``fit`` keeps its training labels and scores; any other estimator gets a
+:class:`~threshold_choice.errors.UserError` saying so. Such scorers are plain callables
+(``cross_validate`` and ``GridSearchCV`` accept them; ``TunedThresholdClassifierCV`` needs the
+other kind).
+
+**Predicted labels.** ``TunedThresholdClassifierCV(scoring=...)`` calls a scorer's function
+with the *labels* predicted at each candidate threshold. The score functions read labels (any
+``y_score`` whose values are all class labels) as crisp scores, 1 for ``pos_label`` and 0
+otherwise: the expected loss of the method applied to that crisp classifier. For a fixed
+threshold at a known cost use :func:`make_cost_scorer`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.metrics import make_scorer
+
+from threshold_choice.errors import UserError
+from threshold_choice.estimators import (
+    check_cost_proportion,
+    check_method,
+    find_threshold_classifier,
+    needs_probabilities,
+    response_scores,
+)
+from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.methods import METHODS, NEEDS_TRAIN
+from threshold_choice.metrics import METRICS, compute_metrics
+from threshold_choice.uncertainty import parse_gamma
+
+#: metrics where a larger value is better (their scorers are not negated)
+HIGHER_IS_BETTER: frozenset[str] = frozenset({"AUC", "H"})
+#: metrics that depend only on the ranking of the scores (any response method will do)
+RANK_METRICS: frozenset[str] = frozenset({"AUC", "RL", "RL_conv", "H"})
+_PROBA = "predict_proba"
+_ANY = ("predict_proba", "decision_function")
+
+
+def loss_settings(settings: LossSettings | None = None, **settings_kwargs: Any) -> LossSettings:
+    """``settings`` (default ``LossSettings()``) with ``settings_kwargs`` replacing fields."""
+    base = LossSettings() if settings is None else settings
+    if not settings_kwargs:
+        return base
+    known = {f.name for f in fields(LossSettings)}
+    unknown = sorted(set(settings_kwargs) - known)
+    if unknown:
+        raise UserError(
+            f"unknown setting(s) {', '.join(unknown)}; LossSettings has {', '.join(sorted(known))}"
+        )
+    return replace(base, **settings_kwargs)
+
+
+def binary_labels(y_true: ArrayLike, pos_label: Any = None) -> NDArray[np.int8]:
+    """``y_true`` as 0/1 (1 = ``pos_label``; default: the larger of the two labels, as
+    scikit-learn's ``classes_[1]``)."""
+    y = np.asarray(y_true)
+    if pos_label is None:
+        labels = np.unique(y)
+        if labels.size > 2:
+            raise UserError(f"binary labels needed, got {labels.size} classes {labels[:5]}")
+        pos_label = labels[-1]
+    return (y == pos_label).astype(np.int8)
+
+
+def _as_scores(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any) -> NDArray[np.float64]:
+    """``y_score`` as floats; predicted labels (every value one of ``y_true``'s labels) as
+    crisp scores 1 (``pos_label``) / 0 (see the module docstring)."""
+    score = np.asarray(y_score)
+    labels = np.unique(np.asarray(y_true))
+    if not set(labels.tolist()) <= {0, 1} and np.isin(score, labels).all():
+        pos = labels[-1] if pos_label is None else pos_label
+        return (score == pos).astype(np.float64)
+    try:
+        return score.astype(np.float64)
+    except (TypeError, ValueError):
+        raise UserError("scores must be numbers (or predicted class labels)") from None
+
+
+def expected_loss_score(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    method: str = "score-driven",
+    gamma: float = math.inf,
+    settings: LossSettings | None = None,
+    pos_label: Any = None,
+    train_y: ArrayLike | None = None,
+    train_score: ArrayLike | None = None,
+) -> float:
+    """Expected loss of ``method`` at ``gamma`` for labels ``y_true`` and scores ``y_score``
+    (a metric: lower is better). ``train_y``/``train_score``: for train-optimal."""
+    y01 = binary_labels(y_true, pos_label)
+    scores = _as_scores(y_true, y_score, pos_label)
+    frame = expected_losses(
+        y01,
+        scores,
+        train_y=train_y,
+        train_s=train_score,
+        methods=[method],
+        gammas=[gamma],
+        settings=LossSettings() if settings is None else settings,
+    )
+    return float(frame["expected_loss"].iloc[0])
+
+
+def metric_score(
+    y_true: ArrayLike, y_score: ArrayLike, *, metric: str = "BS", pos_label: Any = None
+) -> float:
+    """The metric ``metric`` of :func:`~threshold_choice.metrics.compute_metrics`."""
+    y01 = binary_labels(y_true, pos_label)
+    return float(compute_metrics(y01, _as_scores(y_true, y_score, pos_label))[metric])
+
+
+def cost_loss(
+    y_true: ArrayLike, y_pred: ArrayLike, *, cost_proportion: float = 0.5, pos_label: Any = None
+) -> float:
+    """``Q = 2 (c pi0 FP0 + (1 - c) pi1 FN1)`` of predicted labels at the known cost
+    proportion ``c`` (class 1 = ``pos_label``): ``2 (c #FP + (1 - c) #FN) / n``."""
+    c = float(check_cost_proportion(cost_proportion))
+    y = binary_labels(y_true, pos_label)
+    pred = _as_scores(y_true, y_pred, pos_label) > 0.5
+    fp = np.sum((y == 0) & pred)
+    fn = np.sum((y == 1) & ~pred)
+    return float(2.0 * (c * fp + (1.0 - c) * fn) / y.size)
+
+
+class TrainingScoresScorer:
+    """Scorer ``(estimator, X, y) -> -expected loss`` for the methods that select on the
+    training scores (train-optimal and its aware variant): it takes them from the fitted
+    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` (``train_labels_``,
+    ``train_scores_``), itself or the last step of a ``Pipeline``. Build it with
+    :func:`make_expected_loss_scorer`."""
+
+    def __init__(
+        self, method: str, gamma: float, settings: LossSettings, response_method: Any,
+        pos_label: Any = None,
+    ) -> None:
+        self.method = method
+        self.gamma = gamma
+        self.settings = settings
+        self.response_method = response_method
+        self.pos_label = pos_label
+
+    def __call__(self, estimator: Any, X: Any, y_true: ArrayLike) -> float:
+        clf = find_threshold_classifier(estimator)
+        if clf is None:
+            raise UserError(
+                f"{self.method} selects on the classifier's training scores, which a scorer "
+                "does not see: wrap the classifier in ThresholdChoiceClassifier (its fit keeps "
+                "them), or score another method"
+            )
+        if self.pos_label is not None and clf.pos_label not in (None, self.pos_label):
+            raise UserError(
+                f"the scorer's pos_label {self.pos_label!r} differs from the classifier's "
+                f"{clf.pos_label!r}"
+            )
+        pos_label = clf.pos_label if self.pos_label is None else self.pos_label
+        scores, _ = response_scores(estimator, X, self.response_method, pos_label)
+        loss = expected_loss_score(
+            y_true,
+            scores,
+            method=self.method,
+            gamma=self.gamma,
+            settings=self.settings,
+            pos_label=clf.classes_[1] if pos_label is None else pos_label,
+            train_y=clf.train_labels_,
+            train_score=clf.train_scores_,
+        )
+        return -loss
+
+    def __repr__(self) -> str:
+        return (
+            f"make_expected_loss_scorer(method={self.method!r}, gamma={self.gamma!r}, "
+            f"settings={self.settings!r})"
+        )
+
+
+def make_expected_loss_scorer(
+    method: str = "score-driven",
+    gamma: float = math.inf,
+    *,
+    response_method: str | tuple[str, ...] | None = None,
+    pos_label: Any = None,
+    settings: LossSettings | None = None,
+    **settings_kwargs: Any,
+) -> Any:
+    """A scorer of the expected loss of ``method`` (one of
+    :data:`~threshold_choice.methods.METHODS`) at certainty ``gamma``, negated (see the
+    module docstring). ``response_method``: default ``"predict_proba"`` for the score-based
+    methods, else ``("predict_proba", "decision_function")``. ``settings`` /
+    ``settings_kwargs``: the :class:`~threshold_choice.evaluation.LossSettings`."""
+    check_method(method)
+    gamma = parse_gamma(gamma)
+    chosen = loss_settings(settings, **settings_kwargs)
+    if response_method is None:
+        response_method = _PROBA if needs_probabilities(method) else _ANY
+    if method in NEEDS_TRAIN:
+        return TrainingScoresScorer(method, gamma, chosen, response_method, pos_label)
+    kwargs: dict[str, Any] = {"method": method, "gamma": gamma, "settings": chosen}
+    if pos_label is not None:
+        kwargs["pos_label"] = pos_label
+    return make_scorer(
+        expected_loss_score, response_method=response_method, greater_is_better=False, **kwargs
+    )
+
+
+def make_metric_scorer(
+    metric: str = "BS",
+    *,
+    response_method: str | tuple[str, ...] | None = None,
+    pos_label: Any = None,
+) -> Any:
+    """A scorer of ``metric`` (one of :data:`~threshold_choice.metrics.METRICS`), negated
+    unless higher is better (:data:`HIGHER_IS_BETTER`). ``response_method``: default
+    ``"predict_proba"`` except for the rank metrics (AUC, RL, RL_conv)."""
+    if metric not in METRICS:
+        raise UserError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
+    if response_method is None:
+        response_method = _ANY if metric in RANK_METRICS else _PROBA
+    kwargs: dict[str, Any] = {"metric": metric}
+    if pos_label is not None:
+        kwargs["pos_label"] = pos_label
+    return make_scorer(
+        metric_score,
+        response_method=response_method,
+        greater_is_better=metric in HIGHER_IS_BETTER,
+        **kwargs,
+    )
+
+
+def make_cost_scorer(cost_proportion: float, *, pos_label: Any = None) -> Any:
+    """A scorer of the loss :func:`cost_loss` of the predicted labels at a known cost
+    proportion, negated; the objective for ``TunedThresholdClassifierCV(scoring=...)``
+    that train-optimal minimises on the training data at ``gamma = inf``."""
+    kwargs: dict[str, Any] = {"cost_proportion": float(check_cost_proportion(cost_proportion))}
+    if pos_label is not None:
+        kwargs["pos_label"] = pos_label
+    return make_scorer(cost_loss, response_method="predict", greater_is_better=False, **kwargs)
+
+
+__all__ = [
+    "HIGHER_IS_BETTER",
+    "METHODS",
+    "TrainingScoresScorer",
+    "binary_labels",
+    "cost_loss",
+    "expected_loss_score",
+    "loss_settings",
+    "make_cost_scorer",
+    "make_expected_loss_scorer",
+    "make_metric_scorer",
+    "metric_score",
+]
