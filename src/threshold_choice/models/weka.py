@@ -184,13 +184,6 @@ _JVM_LOCK = threading.Lock()
 #: Environment variable naming a ``weka.jar`` to use instead of the bundled one.
 WEKA_JAR_ENV = "THRESHOLD_CHOICE_WEKA_JAR"
 
-#: Options of the JVM :func:`ensure_jvm` starts. A score job fits many small models in one
-#: short-lived JVM: the serial collector and the client compiler alone (no C2) halve its CPU
-#: time against the defaults (parallel GC threads, C2 compiling in the background). Java's
-#: floating point is strict (Java 17+) whichever compiler runs a method, and the scores of all
-#: 12 paper models on the 26 datasets are bit-identical with and without these options
-#: (README, "Last full run").
-JVM_OPTIONS: tuple[str, ...] = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
 
 
 # ---------------------------------------------------------------------------
@@ -288,7 +281,7 @@ def _wrapper_jars(wjvm: Any) -> list[str]:
 
 def ensure_jvm(max_heap_size: str | None = None,
                weka_jar: str | os.PathLike[str] | None = None) -> None:
-    """Start the JVM with Weka's jars and :data:`JVM_OPTIONS`, once per process.
+    """Start the JVM with Weka's jars, once per process.
 
     Does nothing when it is already running (after checking it runs the requested jar).
     Weka packages are not loaded (``packages=False``): only ``weka.jar``'s own learners are
@@ -329,9 +322,6 @@ def ensure_jvm(max_heap_size: str | None = None,
         _locate_jvm(jpype)
         # a given jar goes first and the bundled weka.jar is left out: no class of two versions
         class_path = [jar, *_wrapper_jars(wjvm)] if jar is not None else None
-        start_jvm = jpype.startJVM
-        # the wrapper's start() takes no JVM options: hand ours to the JPype call it makes
-        jpype.startJVM = lambda *args, **kwargs: start_jvm(*args, *JVM_OPTIONS, **kwargs)
         try:
             wjvm.start(class_path=class_path, bundled=jar is None, packages=False,
                        max_heap_size=max_heap_size, logging_level=logging.WARNING)
@@ -343,8 +333,6 @@ def ensure_jvm(max_heap_size: str | None = None,
             ) from exc
         except Exception as exc:
             raise UserError(f"could not start the JVM for Weka ({exc}); {_INSTALL_HINT}.") from exc
-        finally:
-            jpype.startJVM = start_jvm
     _check_weka_on_classpath(jpype)
 
 
