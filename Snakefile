@@ -22,6 +22,6 @@ include: "workflow/rules/compare.smk"
 
 
 rule all:
+    default_target: True
     input:
         all_outputs(),
-    default_target: True

@@ -45,6 +45,7 @@ def weka_jar_input():
             return WEKA_JAR
     return []
 
+
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
 # moment tables of the exact estimator are cached on disk across jobs
@@ -57,7 +58,6 @@ wildcard_constraints:
     gamma=r"inf|[0-9]+(\.[0-9]+)?",
 
 
-
 def all_outputs():
     return [
         f"{R}/runs.parquet",
@@ -66,8 +66,19 @@ def all_outputs():
         *comparison_outputs(),
     ]
 
+
 BASELINES = config["models"].get("baselines", ["Prior", "Random"])
-FIG_CREDIT_A_MODELS = ["Prior", "Random", "J48Unp", "NB", "J48", "IBK10", "IBK1", "SVMp", "SVM"]
+FIG_CREDIT_A_MODELS = [
+    "Prior",
+    "Random",
+    "J48Unp",
+    "NB",
+    "J48",
+    "IBK10",
+    "IBK1",
+    "SVMp",
+    "SVM",
+]
 
 
 TABLE_FORMATS = list(config.get("outputs", {}).get("tables", ["csv", "md", "tex"]))
@@ -105,16 +116,22 @@ def figure_stems():
     if "spambase" in DATASETS and "J48Unp" in MODELS:
         stems.append("fig1")
     chosen = set(credit_a_models())
-    for stem, models in (("fig3", {"Prior", "Random"}), ("fig4", {"J48Unp", "NB"}),
-                         ("fig7", {"J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM"})):
+    for stem, models in (
+        ("fig3", {"Prior", "Random"}),
+        ("fig4", {"J48Unp", "NB"}),
+        ("fig7", {"J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM"}),
+    ):
         if models <= chosen:
             stems.append(stem)
     return sorted(stems)
 
 
 def figure_outputs():
-    return [f"{R}/figures/{stem}.{ext}" for stem in figure_stems()
-            for ext in (*FIGURE_FORMATS, "csv")]
+    return [
+        f"{R}/figures/{stem}.{ext}"
+        for stem in figure_stems()
+        for ext in (*FIGURE_FORMATS, "csv")
+    ]
 
 
 def comparison_outputs():

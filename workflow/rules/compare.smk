@@ -10,20 +10,26 @@ rule compare:
         runs=f"{R}/runs.parquet",
     output:
         summary=report(
-            f"{R}/comparison/summary.csv", caption="../report/comparison.rst", category="Comparison"
+            f"{R}/comparison/summary.csv",
+            caption="../report/comparison.rst",
+            category="Comparison",
         ),
         findings=report(
-            f"{R}/comparison/findings.csv", caption="../report/findings.rst", category="Comparison"
+            f"{R}/comparison/findings.csv",
+            caption="../report/findings.rst",
+            category="Comparison",
         ),
-        diffs=expand(f"{R}/comparison/{{table}}_diff.csv", table=["table5", "table7", "table8"]),
-    params:
-        published=config.get("comparison", {}).get("published", "config/published"),
-        tolerance=config.get("comparison", {}).get("tolerance", 0.0005),
-    conda:
-        "../../environment.yml"
+        diffs=expand(
+            f"{R}/comparison/{{table}}_diff.csv", table=["table5", "table7", "table8"]
+        ),
     log:
         f"{R}/logs/compare.log",
     benchmark:
-        f"{R}/benchmarks/compare.tsv",
+        f"{R}/benchmarks/compare.tsv"
+    conda:
+        "../../environment.yml"
+    params:
+        published=config.get("comparison", {}).get("published", "config/published"),
+        tolerance=config.get("comparison", {}).get("tolerance", 0.0005),
     script:
         "../scripts/compare.py"

@@ -7,6 +7,13 @@ rule prepare_dataset:
         parquet=f"{R}/data/{{dataset}}.parquet",
         meta=f"{R}/data/{{dataset}}.json",
         splits=f"{R}/splits/{{dataset}}.csv",
+    log:
+        f"{R}/logs/prepare_dataset/{{dataset}}.log",
+    benchmark:
+        f"{R}/benchmarks/prepare_dataset/{{dataset}}.tsv"
+    localrule: True
+    conda:
+        "../../environment.yml"
     params:
         # the dataset's own registry entry: editing it prepares that dataset again. Where the
         # data come from (data.mirror, data.cache, data.registry's path) is read from the config
@@ -14,12 +21,5 @@ rule prepare_dataset:
         entry=lambda wildcards: DATASET_ENTRIES[wildcards.dataset],
         splitter=config["splits"]["splitter"],
         iterations=config["splits"]["iterations"],
-    conda:
-        "../../environment.yml"
-    log:
-        f"{R}/logs/prepare_dataset/{{dataset}}.log",
-    benchmark:
-        f"{R}/benchmarks/prepare_dataset/{{dataset}}.tsv"
-    localrule: True
     script:
         "../scripts/prepare_dataset.py"

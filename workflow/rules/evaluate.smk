@@ -9,6 +9,16 @@ rule evaluate:
     output:
         runs=f"{R}/runs/{{dataset}}.parquet",
         timings=f"{R}/runs/{{dataset}}.timings.csv",
+    log:
+        f"{R}/logs/evaluate/{{dataset}}.log",
+    benchmark:
+        f"{R}/benchmarks/evaluate/{{dataset}}.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
     params:
         methods=config["evaluation"]["methods"],
         gammas=[str(g) for g in config["evaluation"]["gammas"]],
@@ -17,16 +27,6 @@ rule evaluate:
         seed=config["evaluation"]["seed"],
         rate_threshold_offset=config["evaluation"]["rate_threshold_offset"],
         tie_breaking=config["evaluation"]["tie_breaking"],
-    conda:
-        "../../environment.yml"
-    log:
-        f"{R}/logs/evaluate/{{dataset}}.log",
-    benchmark:
-        f"{R}/benchmarks/evaluate/{{dataset}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
     script:
         "../scripts/evaluate.py"
 
@@ -40,11 +40,11 @@ rule collect_runs:
             caption="../report/runs.rst",
             category="Per-run results",
         ),
-    conda:
-        "../../environment.yml"
     log:
         f"{R}/logs/collect_runs.log",
     benchmark:
-        f"{R}/benchmarks/collect_runs.tsv",
+        f"{R}/benchmarks/collect_runs.tsv"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/collect_runs.py"

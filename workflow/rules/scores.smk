@@ -11,21 +11,23 @@ rule score:
         weka_jar=weka_jar_input(),
     output:
         scores=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.parquet", model=MODELS),
-        timings=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.timings.csv", model=MODELS),
+        timings=expand(
+            f"{R}/scores/{{{{dataset}}}}/{{model}}.timings.csv", model=MODELS
+        ),
+    log:
+        f"{R}/logs/score/{{dataset}}.log",
+    benchmark:
+        f"{R}/benchmarks/score/{{dataset}}.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
     params:
         models=MODELS,
         seed=config["models"]["seed"],
         entries={m: MODEL_ENTRIES[m] for m in MODELS},
         cache=f"{R}/cache/scores",
-    conda:
-        "../../environment.yml"
-    log:
-        f"{R}/logs/score/{{dataset}}.log",
-    benchmark:
-        f"{R}/benchmarks/score/{{dataset}}.tsv"
-    threads: 1
-    resources:
-        mem_mb=3000,
-        runtime=30,
     script:
         "../scripts/score.py"

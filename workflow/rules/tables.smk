@@ -6,16 +6,18 @@ rule table5:
     input:
         parquet=expand(f"{R}/data/{{dataset}}.parquet", dataset=DATASETS),
     output:
-        csv=report(f"{R}/tables/table5.csv", caption="../report/table5.rst", category="Tables"),
+        csv=report(
+            f"{R}/tables/table5.csv", caption="../report/table5.rst", category="Tables"
+        ),
         other=extra_table_outputs(f"{R}/tables/table5"),
-    params:
-        formats=TABLE_FORMATS,
-    conda:
-        "../../environment.yml"
     log:
         f"{R}/logs/table5.log",
     benchmark:
         f"{R}/benchmarks/table5.tsv"
+    conda:
+        "../../environment.yml"
+    params:
+        formats=TABLE_FORMATS,
     script:
         "../scripts/table5.py"
 
@@ -45,19 +47,22 @@ rule tables:
         other=[
             path
             for g in GAMMAS
-            for stem in (f"{R}/tables/table7_gamma-{g}", f"{R}/tables/table8_gamma-{g}")
+            for stem in (
+                f"{R}/tables/table7_gamma-{g}",
+                f"{R}/tables/table8_gamma-{g}",
+            )
             for path in extra_table_outputs(stem)
         ],
+    log:
+        f"{R}/logs/tables.log",
+    benchmark:
+        f"{R}/benchmarks/tables.tsv"
+    conda:
+        "../../environment.yml"
     params:
         gammas=GAMMAS,
         formats=TABLE_FORMATS,
         baselines=BASELINES,
         published=config.get("comparison", {}).get("published", "config/published"),
-    conda:
-        "../../environment.yml"
-    log:
-        f"{R}/logs/tables.log",
-    benchmark:
-        f"{R}/benchmarks/tables.tsv"
     script:
         "../scripts/tables.py"
