@@ -237,8 +237,7 @@ def _logit_antiderivative(k: int, x: FloatArray) -> FloatArray:
 
 UNIFORM = CostDistribution()
 
-_NUMBER = r"([0-9.eE+-]+)"
-_SPEC = re.compile(rf"^\s*(uniform|beta|logit-uniform)\s*(?::\s*{_NUMBER}\s*,\s*{_NUMBER})?\s*$")
+_SPEC = re.compile(r"^\s*(uniform|beta|logit-uniform)\s*(?::(.*))?$")
 
 
 def parse_cost_distribution(spec: str | CostDistribution | None) -> CostDistribution:
@@ -260,19 +259,21 @@ def parse_cost_distribution(spec: str | CostDistribution | None) -> CostDistribu
             f"cost distribution {spec!r} not understood; write one of {', '.join(SPEC_FORMS)} "
             "(e.g. beta:2,2 or uniform:0.05,0.2)"
         )
-    kind, p_text, q_text = match.groups()
-    if p_text is None:
+    kind, params = match.groups()
+    if params is None:
         if kind != "uniform":
-            raise UserError(
-                f"cost distribution {spec!r} needs two parameters: {kind}:"
-                f"{'A,B' if kind == 'beta' else 'LO,HI'}"
-            )
+            form = "A,B" if kind == "beta" else "LO,HI"
+            raise UserError(f"cost distribution {spec!r} needs two parameters: {kind}:{form}")
         return UNIFORM
+    parts = [part.strip() for part in params.split(",")]
     try:
-        p, q = float(p_text), float(q_text)
+        if len(parts) != 2:
+            raise ValueError
+        p, q = float(parts[0]), float(parts[1])
     except ValueError:
+        form = "A,B" if kind == "beta" else "LO,HI"
         raise UserError(
-            f"cost distribution {spec!r}: parameters {p_text!r}, {q_text!r} are not numbers"
+            f"cost distribution {spec!r} needs two numbers: {kind}:{form}"
         ) from None
     dist = CostDistribution(kind, p, q)  # type: ignore[arg-type]
     return UNIFORM if dist.is_standard_uniform else dist

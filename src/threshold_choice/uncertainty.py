@@ -470,7 +470,11 @@ class MomentTable:
         inside = np.zeros(edges.size, dtype=bool)
         for lo, hi in self._grid.zones:
             inside |= (edges >= lo) & (edges <= hi)
-        return edges[inside]
+        # and the jumps of w themselves (at gamma = inf, G = the CDF of w has kinks there)
+        jumps = [math.log(c) - math.log1p(-c) for c in self.distribution.jumps]
+        if self.uncertainty.is_uninformed or self.measure.grid is not None:
+            jumps = []
+        return np.unique(np.concatenate([edges[inside], jumps]))
 
     # -- construction ------------------------------------------------------------------
     @property
