@@ -42,7 +42,7 @@ FloatArray = NDArray[np.float64]
 #: half-width of the integration window in theta, times sqrt(gamma)
 WINDOW = 10.0
 #: Gauss-Legendre panels across a full window, and nodes per panel
-PANELS = 32
+PANELS = 24
 NODES = 8
 
 _LOG_2PI = math.log(2.0 * math.pi)
@@ -50,39 +50,50 @@ _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188)  # next term < 2e-
 _SERIES_TERMS = 18  # D(e) series: |e| < 0.1, so the first neglected term is < 1e-20
 
 
+def _stirling_tail(z: FloatArray) -> FloatArray:
+    """``-stirlerr(z) - log(z)/2`` by the Stirling series (``z > 15``)."""
+    inv = 1.0 / z
+    inv2 = inv * inv  # (1/z)**2, not 1/z**2: z up to 1e200 must not overflow
+    series = np.full_like(z, _STIRLING[-1])
+    for coefficient in _STIRLING[-2::-1]:
+        series *= inv2
+        series += coefficient
+    series /= z
+    return -series - 0.5 * np.log(z)
+
+
 def _h(z: FloatArray) -> FloatArray:
     """``-log(z)/2 - stirlerr(z)``, finite as ``z -> 0`` (``log(2 pi)/2``)."""
     z = np.asarray(z, dtype=np.float64)
-    out = np.empty_like(z)
     big = z > 15.0
-    if big.any():
-        zb = z[big]
-        inv = 1.0 / zb
-        inv2 = inv * inv
-        series = _STIRLING[-1]
-        for coefficient in _STIRLING[-2::-1]:
-            series = series * inv2 + coefficient
-        out[big] = -series * inv - 0.5 * np.log(zb)
-    if not big.all():
-        zs = z[~big]
-        out[~big] = -gammaln(zs + 1.0) + xlogy(zs, zs) - zs + 0.5 * _LOG_2PI
+    if big.all():  # the common case of large gamma: no masking
+        return _stirling_tail(z)
+    out = np.empty_like(z)
+    out[big] = _stirling_tail(z[big])
+    zs = z[~big]
+    out[~big] = -gammaln(zs + 1.0) + xlogy(zs, zs) - zs + 0.5 * _LOG_2PI
     return out
+
+
+def _deviance_series(e: FloatArray) -> FloatArray:
+    acc = np.full_like(e, 1.0 / (_SERIES_TERMS * (_SERIES_TERMS + 1)))
+    minus = -e
+    for j in range(_SERIES_TERMS - 2, -1, -1):  # sum_j (-e)^j / ((j + 1)(j + 2))
+        acc *= minus
+        acc += 1.0 / ((j + 1) * (j + 2))
+    return e * e * acc
 
 
 def deviance(e: FloatArray) -> FloatArray:
     """``D(e) = (1 + e) log(1 + e) - e`` for ``e >= -1``, without cancellation near 0."""
     e = np.asarray(e, dtype=np.float64)
-    out = np.empty_like(e)
     small = np.abs(e) < 0.1
-    if small.any():
-        es = e[small]
-        acc = np.zeros_like(es)
-        for j in range(_SERIES_TERMS - 1, -1, -1):  # sum_j (-e)^j / ((j + 1)(j + 2))
-            acc = acc * (-es) + 1.0 / ((j + 1) * (j + 2))
-        out[small] = es * es * acc
-    if not small.all():
-        el = e[~small]
-        out[~small] = xlogy(1.0 + el, 1.0 + el) - el
+    if small.all():
+        return _deviance_series(e)
+    out = np.empty_like(e)
+    out[small] = _deviance_series(e[small])
+    el = e[~small]
+    out[~small] = xlogy(1.0 + el, 1.0 + el) - el
     return out
 
 

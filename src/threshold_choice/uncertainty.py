@@ -154,8 +154,9 @@ class Uncertainty:
         # normal with the Beta's mean and variance is then within O(1/sqrt(gamma c)) < 1e-7 of
         # it in distribution, far below the estimator's own sampling noise
         n = a + b
-        sd = np.sqrt(a * b / (n * n * (n + 1.0)))
-        return np.clip(a / n + sd * rng.standard_normal(c_arr.shape), 0.0, 1.0)
+        mean = a / n
+        sd = np.sqrt(mean * (b / n) / (n + 1.0))  # the Beta's variance, without overflow
+        return np.clip(mean + sd * rng.standard_normal(c_arr.shape), 0.0, 1.0)
 
     def cdf(self, x: ArrayLike, c: ArrayLike) -> FloatArray:
         """``V(x | c) = P(c_hat <= x | c)``, broadcast over ``x`` and ``c``."""
