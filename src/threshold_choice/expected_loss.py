@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 
 from threshold_choice import beta_kernel
-from threshold_choice.cost_distributions import UNIFORM, CostDistribution
+from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.errors import UserError
 from threshold_choice.methods import Selection
 from threshold_choice.uncertainty import (
@@ -257,16 +257,18 @@ def expected_loss(
     grid_size: int = PAPER_GRID_SIZE,
     seed: int | None = None,
     c_hat: ArrayLike | None = None,
-    distribution: CostDistribution = UNIFORM,
+    distribution: CostDistribution | str = UNIFORM,
 ) -> float:
     """Expected loss of a method (``sel``) at certainty ``gamma`` (``0 <= gamma <= inf``) when
-    the true cost has density ``distribution`` (default: uniform, the paper's).
+    the true cost has density ``distribution`` (a :class:`CostDistribution` or its spec such
+    as ``"beta:2,2"``; default: uniform, the paper's).
 
     For ``montecarlo``, ``seed`` seeds the draws (one per grid point); alternatively pass the
     draws themselves as ``c_hat`` so that several methods share them, as in the authors' code.
     """
     gamma_eff = _effective_gamma(sel, gamma)
     Uncertainty(gamma_eff)  # validates gamma
+    distribution = parse_cost_distribution(distribution)
     if estimator == "exact":
         if gamma_eff >= certainty_limit(distribution):
             gamma_eff = math.inf  # within 1e-12 (uncertainty.certainty_limit)

@@ -26,7 +26,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from threshold_choice.cost_distributions import UNIFORM, CostDistribution
+from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 
@@ -342,7 +342,7 @@ def uniform(sel: Selection, name: str) -> Selection:
 
 
 def uncertainty_aware(
-    sel: Selection, gamma: float, distribution: CostDistribution = UNIFORM
+    sel: Selection, gamma: float, distribution: CostDistribution | str = UNIFORM
 ) -> Selection:
     """The uncertainty-aware variant of a non-interpolating method.
 
@@ -368,6 +368,7 @@ def uncertainty_aware(
         raise UserError(
             f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
         )
+    distribution = parse_cost_distribution(distribution)
     if gamma >= certainty_limit(distribution):
         gamma = float("inf")  # as the exact estimator does: m(c_hat) = c_hat
     table = moment_table(gamma, None, distribution)
@@ -385,7 +386,7 @@ def make_selection(
     skew_pi0: float | None = None,
     rate_threshold_offset: float | None = None,
     tie_breaking: TieBreaking = "project",
-    distribution: CostDistribution = UNIFORM,
+    distribution: CostDistribution | str = UNIFORM,
 ) -> Selection:
     """Build the :class:`Selection` of ``method`` (one of :data:`METHODS`).
 

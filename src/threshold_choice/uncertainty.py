@@ -82,11 +82,12 @@ _GL_CELL = 6  # Gauss-Legendre nodes per cell in w
 _GL_PANEL = 8  # Gauss-Legendre nodes per panel in logit(c)
 _X_LOW, _X_HIGH = float(expit(-_W)), float(expit(_W))  # the table's range in x
 _TABLE_VERSION = 2  # bump when the table construction changes (invalidates disk caches)
-# Refined zones (see _features): +-15 widths in cells of 1/40 around a jump of w (an erf step,
-# Hermite error ~ (h/width)**4 width / 384), +-10 widths in cells of 1/120 over the bulk of a
-# peaked Beta (a Gaussian bump: error ~ 1.4e-3 (h/width)**4 < 1e-11)
+# Refined zones (see _features), where the regular cells are too wide: +-15 widths in cells of
+# 1/40 around a jump of w (an erf step, Hermite error ~ (h/width)**4 width / 384), +-10 widths
+# in cells of 1/110 over the bulk of a peaked Beta (a Gaussian bump: error ~ 1.4e-3
+# (h/width)**4 < 1e-11; beta:2,2, width 1.14, needs none)
 _JUMP_ZONE = (15.0, 40.0)
-_BULK_ZONE = (10.0, 120.0)
+_BULK_ZONE = (10.0, 110.0)
 
 
 def parse_gamma(value: str | float) -> float:
