@@ -34,7 +34,7 @@ def test_prints_one_row_per_method_and_gamma_then_metrics(test_csv, tmp_path, ca
     assert len(losses) == 4 * 2
     assert set(losses["gamma"]) == {"inf", "4"}
     metrics = pd.read_csv(StringIO(metrics_text)).set_index("metric")["value"]
-    assert list(metrics.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv"]
+    assert list(metrics.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv", "H"]
     sd = losses[(losses.method == "score-driven") & (losses.gamma == "inf")]
     assert sd["expected_loss"].item() == pytest.approx(metrics["BS"], abs=1e-9)
 

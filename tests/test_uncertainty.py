@@ -121,3 +121,70 @@ def test_disk_cache_gives_the_same_table(tmp_path, monkeypatch):
     assert list(tmp_path.glob("moments_*.npz"))
     second = MomentTable(3.0)(POINTS)
     np.testing.assert_array_equal(first, second)
+
+
+# -- the on-disk cache is verified and optional -------------------------------------------------
+
+
+def _cached_file(tmp_path):
+    (path,) = tmp_path.glob("moments_*.npz")
+    return path
+
+
+def test_a_truncated_cache_file_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
+    first = MomentTable(3.0)(POINTS)
+    path = _cached_file(tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])  # an interrupted copy, a full disk
+    np.testing.assert_array_equal(MomentTable(3.0)(POINTS), first)
+    assert path.read_bytes() == data  # rewritten whole
+
+
+@pytest.mark.parametrize("damage", ["garbage", "flipped", "other-grid"])
+def test_a_damaged_cache_file_is_never_trusted(tmp_path, monkeypatch, damage):
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
+    first = MomentTable(3.0)(POINTS)
+    path = _cached_file(tmp_path)
+    if damage == "garbage":
+        path.write_bytes(b"not a zip file at all")
+    else:
+        with np.load(path) as stored:
+            arrays = {k: stored[k] for k in stored.files}
+        if damage == "flipped":  # a valid archive whose numbers changed: the checksum says so
+            arrays["values"] = arrays["values"] * (1 + 1e-9)
+        else:  # a table for other cells
+            arrays["edges"] = arrays["edges"][:-1]
+        np.savez(path, **arrays)
+    np.testing.assert_array_equal(MomentTable(3.0)(POINTS), first)
+
+
+def test_an_unwritable_cache_folder_warns_and_carries_on(tmp_path, monkeypatch):
+    import os
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):  # root ignores permissions: use a file in the way
+        folder.chmod(0o700)
+        folder.rmdir()
+        folder.write_text("a file where the folder should be")
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(folder))
+    with pytest.warns(RuntimeWarning, match="carrying on without caching"):
+        table = MomentTable(2.5)
+    monkeypatch.delenv("THRESHOLD_CHOICE_CACHE")
+    np.testing.assert_array_equal(table(POINTS), MomentTable(2.5)(POINTS))
+
+
+def test_the_cache_key_includes_the_distribution(tmp_path, monkeypatch):
+    from threshold_choice.cost_distributions import parse_cost_distribution
+
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
+    uniform = MomentTable(3.0)(POINTS)
+    beta = MomentTable(3.0, CMeasure(None, parse_cost_distribution("beta:2,2")))(POINTS)
+    names = sorted(p.name for p in tmp_path.glob("moments_*.npz"))
+    assert len(names) == 2 and any("beta-2_2" in n for n in names)
+    assert np.max(np.abs(uniform - beta)) > 1e-3
+    np.testing.assert_array_equal(
+        MomentTable(3.0, CMeasure(None, parse_cost_distribution("beta:2,2")))(POINTS), beta
+    )

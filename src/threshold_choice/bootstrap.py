@@ -554,12 +554,16 @@ def add_intervals(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``losses`` (``method, gamma, expected_loss``) and ``metric_frame`` (``metric,
     value``) with ``lower, upper`` columns from :func:`bootstrap` (the ``loss`` command's
-    ``--bootstrap N``)."""
+    ``--bootstrap N``). Metrics outside :data:`threshold_choice.metrics.METRICS` (H and the
+    bounded scores, which depend on the cost distribution) get no interval (NaN)."""
+    from threshold_choice.metrics import METRICS
+
     methods = list(dict.fromkeys(losses["method"]))
     gammas = list(dict.fromkeys(losses["gamma"]))
     boot = bootstrap(
         test_y, test_s, train_y=train_y, train_s=train_s, methods=methods, gammas=gammas,
-        metrics=list(metric_frame["metric"]), settings=settings, n_boot=n_boot, seed=seed,
+        metrics=[m for m in metric_frame["metric"] if m in METRICS], settings=settings,
+        n_boot=n_boot, seed=seed,
     )
     bounds = boot.intervals(confidence)[["method", "gamma", "lower", "upper"]]
     metric_bounds = boot.metric_intervals(confidence)[["metric", "lower", "upper"]]

@@ -7,11 +7,18 @@ cost lines; line ``j`` (``j = 0..m``) predicts class 0 for the ``j`` lowest dist
 (scores ``<= u_j``) and class 1 for the rest, so line 0 predicts everything 1 and line ``m``
 everything 0. Line ``j`` is ``h_j(c) = left_j + (right_j - left_j) * c`` with
 ``left_j = Q(c=0) = 2 * pi1 * FN1`` and ``right_j = Q(c=1) = 2 * pi0 * FP0``.
+
+Class-prior context (Flach, *Classification in context*, Sect. 3): with a deployment class-0
+proportion ``prior`` (:meth:`CostLines.with_prior`), ``pi0, pi1`` are the deployment's and the
+rates ``FP0, FN1`` the scored set's: the lines are reweighted, and so are everything built
+on them (the lower envelope = the PAV calibration under the deployment prior, the predicted-0
+rates of rate-driven). ``prior = 0.5`` is the skew view of that paper: ``Q = z FP0 + (1 - z)
+FN1`` with the skew ``z`` in the place of ``c``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -58,6 +65,18 @@ def validate_scores(
     return y_int, s_arr
 
 
+def check_prior(prior: float) -> float:
+    """A deployment class-0 proportion: a number strictly between 0 and 1."""
+    message = f"the prior (deployment class-0 proportion) must be in (0, 1), got {prior!r}"
+    try:
+        value = float(prior)
+    except (TypeError, ValueError):
+        raise UserError(message) from None
+    if not 0.0 < value < 1.0:
+        raise UserError(message)
+    return value
+
+
 @dataclass(frozen=True)
 class CostLines:
     """The ``m + 1`` cost lines of labelled scores, with the counts behind them.
@@ -71,6 +90,8 @@ class CostLines:
         index 0 is 0, index ``m`` the class size.
     n0, n1:
         Class sizes.
+    prior:
+        The deployment class-0 proportion the lines are weighted with (``None``: ``n0 / n``).
     """
 
     scores: FloatArray
@@ -78,6 +99,13 @@ class CostLines:
     n1_le: NDArray[np.int64]
     n0: int
     n1: int
+    prior: float | None = None
+
+    def with_prior(self, prior: float | None) -> CostLines:
+        """These lines under a deployment class-0 proportion ``prior`` (``None``: unchanged)."""
+        if prior is None:
+            return self
+        return replace(self, prior=check_prior(prior))
 
     @classmethod
     def from_scores(cls, y: ArrayLike, s: ArrayLike, *, what: str = "scores") -> CostLines:
@@ -97,21 +125,25 @@ class CostLines:
 
     @property
     def pi0(self) -> float:
-        return self.n0 / self.n
+        return self.n0 / self.n if self.prior is None else self.prior
 
     @property
     def pi1(self) -> float:
-        return self.n1 / self.n
+        return self.n1 / self.n if self.prior is None else 1.0 - self.prior
 
     @cached_property
     def left(self) -> FloatArray:
         """Height of each line at ``c = 0``: ``2 * pi1 * FN1``."""
-        return 2.0 * self.n1_le / self.n
+        if self.prior is None:
+            return 2.0 * self.n1_le / self.n
+        return 2.0 * self.pi1 * (self.n1_le / self.n1)
 
     @cached_property
     def right(self) -> FloatArray:
         """Height of each line at ``c = 1``: ``2 * pi0 * FP0``."""
-        return 2.0 * (self.n0 - self.n0_le) / self.n
+        if self.prior is None:
+            return 2.0 * (self.n0 - self.n0_le) / self.n
+        return 2.0 * self.pi0 * ((self.n0 - self.n0_le) / self.n0)
 
     @property
     def slope(self) -> FloatArray:
@@ -119,8 +151,11 @@ class CostLines:
 
     @cached_property
     def rates(self) -> FloatArray:
-        """``rates[j]`` = fraction of examples predicted 0 by line ``j`` (``r_0 = 0, r_m = 1``)."""
-        return (self.n0_le + self.n1_le) / self.n
+        """``rates[j]`` = fraction of examples predicted 0 by line ``j`` (``r_0 = 0, r_m = 1``),
+        under the deployment prior when one is set."""
+        if self.prior is None:
+            return (self.n0_le + self.n1_le) / self.n
+        return self.pi0 * (self.n0_le / self.n0) + self.pi1 * (self.n1_le / self.n1)
 
     @cached_property
     def thresholds(self) -> FloatArray:
@@ -149,13 +184,17 @@ class CostLines:
         """
         from scipy.optimize import isotonic_regression  # lazy: scipy.optimize is slow to import
 
-        totals = np.diff(self.n0_le + self.n1_le).astype(np.float64)
-        ones = np.diff(self.n1_le).astype(np.float64)
+        if self.prior is None:
+            ones_le = self.n1_le
+            all_le = self.n0_le + self.n1_le
+        else:  # examples weighted by deployment / test proportion of their class
+            ones_le = self.n1_le * (self.pi1 / self.n1)
+            all_le = self.n0_le * (self.pi0 / self.n0) + ones_le
+        totals = np.diff(all_le).astype(np.float64)
+        ones = np.diff(ones_le).astype(np.float64)
         fit = isotonic_regression(ones / totals, weights=totals, increasing=True)
         starts = fit.blocks[:-1]
         ends = fit.blocks[1:]
         # each block's value from its counts: an exact ratio rather than a running average
-        ones_le = self.n1_le
-        all_le = self.n0_le + self.n1_le
         values = (ones_le[ends] - ones_le[starts]) / (all_le[ends] - all_le[starts])
         return ends.astype(np.intp), values.astype(np.float64)

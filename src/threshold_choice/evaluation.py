@@ -12,14 +12,18 @@ import json
 import re
 import sys
 import zlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
+from threshold_choice.costlines import check_prior
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat
 from threshold_choice.fmeasure import LOSSES, loss_context
@@ -33,7 +37,12 @@ from threshold_choice.methods import (
     make_selection,
 )
 from threshold_choice.metrics import compute_metrics
-from threshold_choice.uncertainty import PAPER_GRID_SIZE, format_gamma, parse_gamma
+from threshold_choice.uncertainty import (
+    PAPER_GRID_SIZE,
+    check_grid_size,
+    format_gamma,
+    parse_gamma,
+)
 
 #: the paper's methods and certainty levels
 PAPER_METHODS: tuple[str, ...] = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
@@ -42,7 +51,8 @@ PAPER_GAMMAS: tuple[float, ...] = (float("inf"), 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
 
 @dataclass(frozen=True)
 class LossSettings:
-    """How expected losses are estimated (see :mod:`threshold_choice.expected_loss`)."""
+    """How expected losses are estimated (see :mod:`threshold_choice.expected_loss`) and under
+    which operating conditions (beyond the paper: ``cost_distribution``, ``prior``)."""
 
     estimator: Estimator = "exact"
     grid_size: int = PAPER_GRID_SIZE
@@ -54,14 +64,21 @@ class LossSettings:
     #: point as the authors' floating-point arithmetic did (paper-exact mode; see
     #: ``methods._selection_heights``); ``"project"``: the project's arithmetic
     tie_breaking: TieBreaking = "project"
+    #: the density ``w`` of the true cost proportion: ``"uniform"`` (the paper's), ``"beta:A,B"``,
+    #: ``"uniform:LO,HI"``, ``"logit-uniform:LO,HI"`` (see ``cost_distributions``)
+    cost_distribution: str | CostDistribution = "uniform"
+    #: the deployment class-0 proportion (``None``: the test set's); the cost lines are
+    #: reweighted to it (``costlines.CostLines.with_prior``); 0.5 gives the skew view
+    prior: float | None = None
 
     def __post_init__(self) -> None:
         if self.estimator not in ESTIMATORS:
             raise UserError(
                 f"unknown estimator {self.estimator!r}; choose from {', '.join(ESTIMATORS)}"
             )
-        if self.grid_size < 1:
+        if isinstance(self.grid_size, int | np.integer) and self.grid_size < 1:
             raise UserError(f"grid_size must be >= 1, got {self.grid_size}")
+        check_grid_size(self.grid_size)
         if self.tie_breaking not in TIE_BREAKING:
             raise UserError(
                 f"tie_breaking must be one of {', '.join(TIE_BREAKING)}, got {self.tie_breaking!r}"
@@ -70,6 +87,26 @@ class LossSettings:
             raise UserError(
                 f"rate_threshold_offset must be > 0 or None, got {self.rate_threshold_offset}"
             )
+        parse_cost_distribution(self.cost_distribution)
+        if self.prior is not None:
+            check_prior(self.prior)
+
+    @cached_property
+    def distribution(self) -> CostDistribution:
+        """``cost_distribution`` parsed."""
+        return parse_cost_distribution(self.cost_distribution)
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, Any]) -> LossSettings:
+        """Settings from a configuration mapping (e.g. the workflow's ``evaluation`` without
+        ``gammas``/``methods``): keys are the field names; unknown keys are rejected."""
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(mapping) - set(known))
+        if unknown:
+            raise UserError(
+                f"unknown loss setting(s) {', '.join(unknown)}; known: {', '.join(known)}"
+            )
+        return cls(**dict(mapping))
 
 
 def _draw_seed(seed: int, gamma: float) -> list[int]:
@@ -92,28 +129,35 @@ def expected_losses(
 
     ``test_y``/``test_s``: labels (0/1) and scores (estimates of P(class 1)) of the test set;
     ``train_*``: the same on the training set, needed by the train-optimal methods (and used
-    for the class proportion of the skew variants, as in the authors' code).
+    for the class proportion of the skew variants, as in the authors' code). With
+    ``settings.prior`` both sets of cost lines are reweighted to that deployment class
+    proportion (which the skew variants then use).
     ``loss_function``: ``"accuracy"`` (the paper's) or ``"f-measure"`` (the expected
-    ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`).
+    ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`; without a deployment prior).
     """
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise UserError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
     gammas = [parse_gamma(g) for g in gammas]
+    if loss_function != "accuracy" and settings.prior is not None:
+        raise UserError("a deployment prior applies to the accuracy loss only; drop the prior "
+                        "or the f-measure loss")
     lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
-    test = lines_of(test_y, test_s, what="test scores")
+    test = lines_of(test_y, test_s, what="test scores").with_prior(settings.prior)
     train = None
     if train_y is not None and train_s is not None:
-        train = lines_of(train_y, train_s, what="training scores")
+        train = lines_of(train_y, train_s, what="training scores").with_prior(settings.prior)
     elif any(m in NEEDS_TRAIN for m in methods):
         needs = ", ".join(m for m in methods if m in NEEDS_TRAIN)
         raise UserError(
             f"{needs} select(s) thresholds on training scores: give the training scores"
         )
 
+    distribution = settings.distribution
     options = {
         "rate_threshold_offset": settings.rate_threshold_offset,
         "tie_breaking": settings.tie_breaking,
+        "distribution": distribution,
     }
     fixed: dict[str, Selection] = {
         m: make_selection(m, test, train=train, **options)  # type: ignore[arg-type]
@@ -132,7 +176,12 @@ def expected_losses(
             )
             draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
             loss = evaluate(
-                sel, gamma, estimator=settings.estimator, grid_size=settings.grid_size, c_hat=draws
+                sel,
+                gamma,
+                estimator=settings.estimator,
+                grid_size=settings.grid_size,
+                c_hat=draws,
+                distribution=distribution,
             )
             rows.append((method, gamma, loss))
     return pd.DataFrame(rows, columns=["method", "gamma", "expected_loss"])
@@ -146,7 +195,9 @@ _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
 PROBABILITY_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m.startswith("score-"))
 #: metrics that compare scores with the 0/1 labels (AUC, RL and RL_conv depend only on the
 #: order and the ties of the scores, so any real scores serve)
-PROBABILITY_METRICS: tuple[str, ...] = ("BS", "MAE", "CL", "LogLoss")
+PROBABILITY_METRICS: tuple[str, ...] = (
+    "BS", "MAE", "CL", "LogLoss", "BS_bounded", "LogLoss_bounded"
+)
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 _OTHER_SEPARATORS = {";": "';'", "\t": "a tab", "|": "'|'"}
 
@@ -171,6 +222,8 @@ def _first_bad_line(bad: np.ndarray, raw: np.ndarray, what: str, path: Path, col
     problem = "is missing" if value.strip() == "" else f"is {value.strip()!r}"
     need = "labels must be 0 or 1" if column == "label" else "scores must be finite numbers"
     raise UserError(f"{what} file {path}: {column} on line {row + 2} {problem}; {need}")
+# H always; the bounded scores when the cost distribution is a bounded range
+_EXTRA_CLI_METRICS = ("H", "BS_bounded", "LogLoss_bounded")
 
 
 def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray]:
@@ -297,7 +350,13 @@ def _run_loss(args: argparse.Namespace) -> int:
         raise UserError(problem)
     gammas = [parse_gamma(g) for g in (args.gamma or PAPER_GAMMAS)]
     settings = LossSettings(
-        args.estimator, args.grid_size, args.seed, args.rate_threshold_offset, args.tie_breaking
+        args.estimator,
+        args.grid_size,
+        args.seed,
+        args.rate_threshold_offset,
+        args.tie_breaking,
+        cost_distribution=args.cost_distribution,
+        prior=args.prior,
     )
     losses = expected_losses(
         labels,
@@ -309,8 +368,10 @@ def _run_loss(args: argparse.Namespace) -> int:
         settings=settings,
         loss_function=args.loss,
     )
-    metrics = compute_metrics(labels, scores)
-    chosen: dict[str, float | None] = {k: metrics[k] for k in _DEFAULT_CLI_METRICS}
+    metrics = compute_metrics(labels, scores, cost_distribution=settings.distribution)
+    chosen: dict[str, float | None] = {
+        k: metrics[k] for k in (*_DEFAULT_CLI_METRICS, *_EXTRA_CLI_METRICS) if k in metrics
+    }
     blanked: list[str] = []
     if scores.min() < 0.0 or scores.max() > 1.0:
         blanked = [k for k in chosen if k in PROBABILITY_METRICS]
@@ -343,7 +404,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "through c_hat ~ Beta(gamma*c + 1, gamma*(1 - c) + 1). Inputs are CSV files with "
             "columns label,score (label 1 = the class whose probability the score estimates; "
             "predict 1 iff score > threshold). Prints a CSV method,gamma,expected_loss, a blank "
-            "line, then metric,value."
+            "line, then metric,value (AUC, BS, MAE, CL, RL, RL_conv, H; with a bounded "
+            "--cost-distribution also BS_bounded and LogLoss_bounded)."
         ),
     )
     parser.add_argument("--test", required=True, help="CSV label,score of the test set")
@@ -396,6 +458,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="add lower,upper columns: 95%% percentile intervals from N stratified bootstrap "
         "replicates of the test set (seeded with --seed)",
+    )
+    parser.add_argument(
+        "--cost-distribution",
+        default="uniform",
+        metavar="SPEC",
+        help="density of the true cost proportion: uniform (the paper's, default), beta:A,B, "
+        "uniform:LO,HI or logit-uniform:LO,HI",
+    )
+    parser.add_argument(
+        "--prior",
+        type=float,
+        default=None,
+        metavar="PI0",
+        help="deployment class-0 proportion the cost lines are reweighted to (default: the "
+        "test set's; 0.5 gives the skew view)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run_loss)

@@ -1,20 +1,27 @@
-"""Expected loss ``L = integral_0^1 K(c) dc`` of a threshold choice method under uncertainty.
+"""Expected loss ``L = integral_0^1 K(c) w(c) dc`` of a threshold choice method under uncertainty.
 
-``K(c) = E[Q(T(c_hat); c) | c]`` with ``c_hat | c ~ Beta(gamma*c + 1, gamma*(1 - c) + 1)``.
-Three estimators:
+``K(c) = E[Q(T(c_hat); c) | c]`` with ``c_hat | c ~ Beta(gamma*c + 1, gamma*(1 - c) + 1)``;
+``w`` is the density of the true cost (``distribution``: the paper's uniform by default, see
+:mod:`threshold_choice.cost_distributions`). Three estimators:
 
 ``exact``
-    The integral itself (uniform ``c``), from the method's segments (Theorem 1 of Ferri et al.
-    2019) and the per-gamma moment table of :mod:`threshold_choice.uncertainty`; error
-    < 1e-9. Cost per run and gamma: O(number of segments).
+    The integral itself, from the method's segments (Theorem 1 of Ferri et al.
+    2019) and the per-(gamma, distribution) moment table of :mod:`threshold_choice.uncertainty`;
+    error < 1e-9. Cost per run and gamma: O(number of segments). From
+    ``gamma >= certainty_limit(w)`` (3.2e25 for the uniform) the ``gamma = inf`` value, within
+    1e-12 of the limit.
 ``grid``
     The paper's estimator with the exact inner expectation: the mean of ``K(c)`` over
-    ``c = i/grid_size, i = 1..grid_size`` (1000 in the paper). At ``gamma = inf`` it
-    evaluates each grid point directly, breaking ties between cost lines as the authors' code
-    did, and so reproduces their per-run numbers given the same scores.
+    ``c = i/grid_size, i = 1..grid_size`` (1000 in the paper), each point weighted by the
+    probability ``w`` gives to ``((i-1)/N, i/N]`` (``1/N`` for the uniform). At
+    ``gamma = inf`` it evaluates each grid point directly, breaking ties between cost lines as
+    the authors' code did, and so reproduces their per-run numbers given the same scores. Up
+    to ``gamma = 1000`` from a moment table of the grid; above, ``K(c_i)`` directly by
+    quadrature over the kernel's window (:func:`windowed_expected_cost`), at a cost of
+    O(grid points x segments within the window).
 ``montecarlo``
-    The authors' protocol: one ``c_hat`` drawn per grid point (seeded), the mean of the
-    losses. An unbiased but noisy estimate of ``grid``.
+    The authors' protocol: one ``c_hat`` drawn per grid point (seeded), the weighted mean of
+    the losses. An unbiased but noisy estimate of ``grid``.
 """
 
 from __future__ import annotations
@@ -27,9 +34,19 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 
+from threshold_choice import beta_kernel
+from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.errors import UserError
 from threshold_choice.methods import Selection
-from threshold_choice.uncertainty import PAPER_GRID_SIZE, Uncertainty, moment_table
+from threshold_choice.uncertainty import (
+    GAMMA_WINDOWED,
+    PAPER_GRID_SIZE,
+    CMeasure,
+    Uncertainty,
+    certainty_limit,
+    check_grid_size,
+    moment_table,
+)
 
 FloatArray = NDArray[np.float64]
 Estimator = Literal["exact", "grid", "montecarlo"]
@@ -61,6 +78,9 @@ ESTIMATORS: tuple[str, ...] = ("exact", "grid", "montecarlo")
 _GL_T, _GL_W = np.polynomial.legendre.leggauss(4)
 _PANEL = 0.25  # maximum panel width in w = logit(c_hat)
 _W_RANGE = 30.0  # dG outside [expit(-30), expit(30)] carries < 1e-12 (the moment table's range)
+# Above this, the windowed quadrature uses this gamma: the kernel is then narrower than 1e-100
+# and the difference is far below rounding
+_GAMMA_CAP = 1e200
 
 
 def _effective_gamma(sel: Selection, gamma: float) -> float:
@@ -77,12 +97,15 @@ def _mapped_moments(
     g_edges: FloatArray,
     cdf_at: Callable[[FloatArray, FloatArray], FloatArray],
     panel: float = _PANEL,
+    cuts: FloatArray | None = None,
 ) -> FloatArray:
     """``integral over segment s of phi(c_hat) dG_a(c_hat)`` for each row ``a`` of the
     distribution functions ``G`` (``g_edges``: at the segment edges; ``cdf_at(x, w)``: at
     points ``x = expit(w)``), by parts in ``w = logit(c_hat)`` (see the comment above):
     ``[phi G]`` minus ``integral phi'(c_hat) G(c_hat) dc_hat``, on each segment cut to
-    ``|w| <= 30`` (``phi`` at the cut edges): the mass of ``dG`` beyond, < 1e-12, is left out."""
+    ``|w| <= 30`` (``phi`` at the cut edges): the mass of ``dG`` beyond, < 1e-12, is left out.
+    ``cuts``: points of ``w`` where ``G`` changes fast (a moment table's refined cells):
+    segments are split there, so that no panel straddles them."""
     imap = sel.input_map
     assert imap is not None and imap.derivative is not None
     with np.errstate(divide="ignore"):
@@ -90,6 +113,12 @@ def _mapped_moments(
     phi = imap.forward(expit(w_edges))
     out = phi[1:] * g_edges[:, 1:] - phi[:-1] * g_edges[:, :-1]
     lo, width = w_edges[:-1], np.diff(w_edges)
+    piece_segment = None
+    if cuts is not None and cuts.size:
+        inner = cuts[(cuts > w_edges[0]) & (cuts < w_edges[-1])]
+        pieces = np.unique(np.concatenate([w_edges, inner]))
+        piece_segment = np.searchsorted(w_edges, (pieces[:-1] + pieces[1:]) / 2, side="right") - 1
+        lo, width = pieces[:-1], np.diff(pieces)
     counts = np.maximum(1, np.ceil(width / panel)).astype(np.intp)
     split = counts.size < counts.sum()
     if split:  # wide segments: several panels each
@@ -106,11 +135,15 @@ def _mapped_moments(
     sums = np.einsum("ksn,sn->ks", g_nodes, weights)
     if split:
         sums = np.add.reduceat(sums, first, axis=1)
+    if piece_segment is not None:
+        sums = np.stack([np.bincount(piece_segment, row, out.shape[1]) for row in sums])
     return out - sums
 
 
-def _integrate(sel: Selection, gamma: float, grid_size: int | None) -> float:
-    table = moment_table(gamma, grid_size)
+def _integrate(
+    sel: Selection, gamma: float, grid_size: int | None, distribution: CostDistribution
+) -> float:
+    table = moment_table(gamma, grid_size, distribution)
     edges = _segment_edges(sel)
     a = sel.coef
     interpolating = sel.interpolating
@@ -122,16 +155,98 @@ def _integrate(sel: Selection, gamma: float, grid_size: int | None) -> float:
         if sel.input_map is None:
             total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
         else:
-            moments = _mapped_moments(sel, edges, g, lambda x, w: table.at_logit(w, rows=2))
+            moments = _mapped_moments(
+                sel, edges, g, lambda x, w: table.at_logit(w, rows=2), cuts=table.cuts
+            )
             total += a[:, 2] @ moments[0] + a[:, 3] @ moments[1]
     return float(total)
 
 
+def windowed_expected_cost(
+    sel: Selection, gamma: float, c: ArrayLike, max_nodes: int = 2_000_000
+) -> FloatArray:
+    """``K(c)`` at each ``c`` by quadrature over ``c_hat`` restricted to the kernel's window
+    (``theta = arcsin(sqrt(c_hat))`` within ``10 / sqrt(gamma)`` of ``theta(c)``; beyond, the
+    kernel carries less than ``exp(-100)``, :mod:`threshold_choice.beta_kernel`), cut at the
+    method's break points: for every ``gamma > 0``, accurate to ~1e-12, in O(points x segments
+    within the window) time and memory bounded by ``max_nodes`` quadrature nodes at a time.
+    Used for large ``gamma``, where Beta CDFs of ``scipy`` lose accuracy (NaN from ~1e20)."""
+    c_arr = np.asarray(c, dtype=np.float64)
+    flat = c_arr.ravel()
+    gamma = min(float(gamma), _GAMMA_CAP)
+    reach = beta_kernel.window(gamma)
+    theta_edges = beta_kernel.theta_of(_segment_edges(sel))
+    n_seg = theta_edges.size - 1
+    a = sel.coef
+    interpolating = sel.interpolating
+    theta_c = beta_kernel.theta_of(flat)
+    # segments meeting the window; when theta(c) +- reach rounds to theta(c) (gamma > 1e32),
+    # the segments on both sides of a break equal to c (sides 'left' / 'right')
+    first = np.clip(np.searchsorted(theta_edges, theta_c - reach, side="left") - 1, 0, n_seg - 1)
+    last = np.clip(np.searchsorted(theta_edges, theta_c + reach, side="right") - 1, 0, n_seg - 1)
+    counts = np.maximum(last - first + 1, 1)
+    # chunks of points whose nodes (at most NODES * (PANELS + pairs)) stay within max_nodes
+    cost = np.cumsum(beta_kernel.NODES * (counts + beta_kernel.PANELS))
+    out = np.empty(flat.size)
+    start = 0
+    while start < flat.size:
+        base = cost[start - 1] if start else 0
+        stop = max(start + 1, int(np.searchsorted(cost, base + max_nodes, side="right")))
+        idx = np.arange(start, stop)
+        out[start:stop] = _windowed_chunk(
+            sel, a, interpolating, gamma, reach, theta_edges, flat[idx], theta_c[idx],
+            first[idx], counts[idx],
+        )
+        start = stop
+    return out.reshape(c_arr.shape)
+
+
+def _windowed_chunk(
+    sel: Selection, a: FloatArray, interpolating: bool, gamma: float, reach: float,
+    theta_edges: FloatArray, c: FloatArray, theta_c: FloatArray,
+    first: NDArray[np.intp], counts: NDArray[np.intp],
+) -> FloatArray:
+    pair_c = np.repeat(np.arange(c.size), counts)
+    pair_s = first[pair_c] + (np.arange(pair_c.size) - (np.cumsum(counts) - counts)[pair_c])
+    # the pair's interval of theta(c_hat) as offsets from theta(c), within +-reach (offsets,
+    # not positions, so that a window far narrower than theta's resolution is kept; 0 exactly
+    # at a break equal to c)
+    low = np.maximum(theta_edges[pair_s] - theta_c[pair_c], -reach)
+    high = np.minimum(theta_edges[pair_s + 1] - theta_c[pair_c], reach)
+    span = np.maximum(high - low, 0.0)
+    panels = np.where(span > 0, np.ceil(beta_kernel.PANELS * span / (2 * reach)), 0)
+    owner, offset, weights = beta_kernel.panel_rule(low, high, panels.astype(np.intp))
+    node_c = pair_c[owner]
+    theta_x = theta_c[node_c] + offset
+    x, x1 = np.sin(theta_x) ** 2, np.cos(theta_x) ** 2
+    cc = c[node_c]
+    delta = -np.sin(theta_c[node_c] + theta_x) * np.sin(offset)  # c - c_hat
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        log_k = beta_kernel.log_density(gamma, x, x1, cc, 1.0 - cc, delta)
+        kernel = np.exp(log_k + np.log(np.sin(2.0 * theta_x))) * weights
+    kernel = np.where(np.isfinite(kernel), kernel, 0.0)
+    m0 = np.bincount(owner, kernel, pair_c.size)
+    cp = c[pair_c]
+    k_pairs = (a[pair_s, 0] + a[pair_s, 1] * cp) * m0
+    if interpolating:
+        m1 = np.bincount(owner, kernel * sel.inputs(x), pair_c.size)
+        k_pairs += (a[pair_s, 2] + a[pair_s, 3] * cp) * m1
+    return np.bincount(pair_c, k_pairs, c.size)
+
+
 def paper_grid(grid_size: int = PAPER_GRID_SIZE) -> FloatArray:
     """The true costs of the paper's estimator: ``c = i/grid_size``, ``i = 1..grid_size``."""
-    if grid_size < 1:
-        raise UserError(f"the grid of true costs needs at least 1 point, got {grid_size}")
+    check_grid_size(grid_size)
     return np.arange(1, grid_size + 1, dtype=np.float64) / grid_size
+
+
+def _grid_mean(values: FloatArray, measure: CMeasure) -> float:
+    """The estimators' average over the grid: the mean for the uniform, else weighted."""
+    if measure.distribution.is_standard_uniform:
+        return float(np.mean(values))
+    weights = measure.weights
+    assert weights is not None
+    return float(weights @ values)
 
 
 def expected_loss(
@@ -142,36 +257,47 @@ def expected_loss(
     grid_size: int = PAPER_GRID_SIZE,
     seed: int | None = None,
     c_hat: ArrayLike | None = None,
+    distribution: CostDistribution | str = UNIFORM,
 ) -> float:
-    """Expected loss of a method (``sel``) at certainty ``gamma`` (``0 <= gamma <= inf``).
+    """Expected loss of a method (``sel``) at certainty ``gamma`` (``0 <= gamma <= inf``) when
+    the true cost has density ``distribution`` (a :class:`CostDistribution` or its spec such
+    as ``"beta:2,2"``; default: uniform, the paper's).
 
     For ``montecarlo``, ``seed`` seeds the draws (one per grid point); alternatively pass the
     draws themselves as ``c_hat`` so that several methods share them, as in the authors' code.
     """
     gamma_eff = _effective_gamma(sel, gamma)
     Uncertainty(gamma_eff)  # validates gamma
+    distribution = parse_cost_distribution(distribution)
     if estimator == "exact":
-        return _integrate(sel, gamma_eff, None)
+        if gamma_eff >= certainty_limit(distribution):
+            gamma_eff = math.inf  # within 1e-12 (uncertainty.certainty_limit)
+        return _integrate(sel, gamma_eff, None, distribution)
+    if estimator not in ESTIMATORS:
+        raise UserError(f"unknown estimator {estimator!r}; choose from {', '.join(ESTIMATORS)}")
+    measure = CMeasure(grid_size, distribution)
     if estimator == "grid":
         if math.isinf(gamma_eff):
             c = paper_grid(grid_size)
-            return float(np.mean(sel.loss(c, c)))
-        return _integrate(sel, gamma_eff, grid_size)
-    if estimator == "montecarlo":
-        c = paper_grid(grid_size)
-        if c_hat is None:
-            c_hat = draw_c_hat(gamma_eff, grid_size, seed)
-        c_hat_arr = np.asarray(c_hat, dtype=np.float64)
-        if c_hat_arr.shape != c.shape:
-            raise UserError(f"need one c_hat per grid point ({c.size}), got {c_hat_arr.shape}")
-        return float(np.mean(sel.loss(c_hat_arr, c)))
-    raise UserError(f"unknown estimator {estimator!r}; choose from {', '.join(ESTIMATORS)}")
+            return _grid_mean(sel.loss(c, c), measure)
+        if gamma_eff > GAMMA_WINDOWED:
+            k = windowed_expected_cost(sel, gamma_eff, paper_grid(grid_size))
+            return _grid_mean(k, measure)
+        return _integrate(sel, gamma_eff, grid_size, distribution)
+    c = paper_grid(grid_size)
+    if c_hat is None:
+        c_hat = draw_c_hat(gamma_eff, grid_size, seed)
+    c_hat_arr = np.asarray(c_hat, dtype=np.float64)
+    if c_hat_arr.shape != c.shape:
+        raise UserError(f"need one c_hat per grid point ({c.size}), got {c_hat_arr.shape}")
+    return _grid_mean(sel.loss(c_hat_arr, c), measure)
 
 
 def draw_c_hat(
     gamma: float, grid_size: int = PAPER_GRID_SIZE, seed: int | None = None
 ) -> FloatArray:
     """One presumed cost per grid point ``i/grid_size``, from a generator seeded with ``seed``."""
+    check_grid_size(grid_size)
     rng = np.random.default_rng(seed)
     return Uncertainty(gamma).sample(paper_grid(grid_size), rng)
 
@@ -183,6 +309,8 @@ def expected_cost_curve(sel: Selection, gamma: float, c: ArrayLike) -> FloatArra
     unc = Uncertainty(gamma_eff)
     if unc.is_exact:
         return sel.loss(c_arr, c_arr)
+    if gamma_eff > GAMMA_WINDOWED:
+        return windowed_expected_cost(sel, gamma_eff, c_arr)
     edges = _segment_edges(sel)
     out = np.empty(c_arr.size)
     a = sel.coef

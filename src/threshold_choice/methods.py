@@ -26,6 +26,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 
@@ -340,12 +341,15 @@ def uniform(sel: Selection, name: str) -> Selection:
     return replace(sel, method=name, ignores_c_hat=True)
 
 
-def uncertainty_aware(sel: Selection, gamma: float) -> Selection:
+def uncertainty_aware(
+    sel: Selection, gamma: float, distribution: CostDistribution | str = UNIFORM
+) -> Selection:
     """The uncertainty-aware variant of a non-interpolating method.
 
-    Knowing the certainty ``gamma``, the method is given the posterior mean
-    ``m(c_hat) = E[c | c_hat]`` (uniform prior on ``c``,
-    ``c_hat | c ~ Beta(gamma*c + 1, gamma*(1 - c) + 1)``) instead of ``c_hat``.
+    Knowing the certainty ``gamma`` and the belief ``distribution`` about the true cost, the
+    method is given the posterior mean ``m(c_hat) = E[c | c_hat]`` (prior ``w`` on ``c``,
+    uniform by default, ``c_hat | c ~ Beta(gamma*c + 1, gamma*(1 - c) + 1)``) instead of
+    ``c_hat``.
 
     Derivation: whatever line ``h(c) = l + k*c`` is chosen after seeing ``c_hat``, its
     expected loss given ``c_hat`` is ``E[l + k*c | c_hat] = h(m(c_hat))`` because the loss is
@@ -356,15 +360,18 @@ def uncertainty_aware(sel: Selection, gamma: float) -> Selection:
     never worse than the plain method for test-optimal. ``m`` increases with ``c_hat``
     (monotone likelihood ratio), so the method stays piecewise: its break points are
     ``m^-1`` of the original ones. At ``gamma = inf``, ``m(c_hat) = c_hat``; at ``gamma = 0``,
-    ``m = 1/2`` and the method uses a single fixed threshold.
+    ``m = E[c]`` (1/2 for the uniform) and the method uses a single fixed threshold.
     """
-    from threshold_choice.uncertainty import moment_table
+    from threshold_choice.uncertainty import certainty_limit, moment_table
 
     if sel.interpolating or sel.input_map is not None:
         raise UserError(
             f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
         )
-    table = moment_table(gamma)
+    distribution = parse_cost_distribution(distribution)
+    if gamma >= certainty_limit(distribution):
+        gamma = float("inf")  # as the exact estimator does: m(c_hat) = c_hat
+    table = moment_table(gamma, None, distribution)
     imap = InputMap(f"posterior-mean(gamma={gamma:g})", table.posterior_mean)
     breaks = table.posterior_mean_inverse(sel.input_breaks, closed=sel.closed)
     return replace(sel, method=f"{sel.method}-aware", input_map=imap, breaks=breaks)
@@ -379,6 +386,7 @@ def make_selection(
     skew_pi0: float | None = None,
     rate_threshold_offset: float | None = None,
     tie_breaking: TieBreaking = "project",
+    distribution: CostDistribution | str = UNIFORM,
 ) -> Selection:
     """Build the :class:`Selection` of ``method`` (one of :data:`METHODS`).
 
@@ -387,7 +395,8 @@ def make_selection(
     proportion when ``train`` is given (as the authors did) and to the test one otherwise.
     ``rate_threshold_offset`` is passed to :func:`rate_driven` (the rate-based methods:
     rate-driven, rate-uniform, rate-driven-z); ``tie_breaking`` to :func:`test_optimal` and
-    :func:`train_optimal` (and their aware variants).
+    :func:`train_optimal` (and their aware variants); ``distribution`` (the belief about the
+    true cost) is the prior of the ``*-aware`` methods' posterior mean.
     """
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
@@ -417,5 +426,5 @@ def make_selection(
         sel = rate_driven_z(test, skew_pi0, threshold_offset=rate_threshold_offset)
     if method in GAMMA_AWARE:
         assert gamma is not None
-        sel = uncertainty_aware(sel, gamma)
+        sel = uncertainty_aware(sel, gamma, distribution)
     return sel

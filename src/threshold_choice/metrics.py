@@ -5,13 +5,22 @@ equal score: ``CL = sum_b n_b (s_b - ybar_b)^2 / n`` and ``RL = sum_b n_b ybar_b
 so that ``BS = CL + RL`` exactly. ``RL_conv`` is the refinement loss after convexification
 (PAV calibration with tied scores pooled), which equals the test-optimal expected loss at
 ``gamma = inf``.
+
+Beyond the paper's columns, :func:`compute_metrics` also gives Hand's H-measure (``H``, with
+the ``hmeasure`` package's default ``Beta(2, 1 + n0/n1)`` on the cost) and, for a bounded
+cost distribution ``[LO, HI]``, the bounded-threshold Brier score and log loss of
+threshold mixtures (paper 002) as ``briertools`` computes them (``BS_bounded``,
+``LogLoss_bounded``). Each is an expected loss of this package at ``gamma = inf``
+(:func:`h_measure`, :func:`bounded_brier_score`, :func:`bounded_log_loss` say which).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.special import betainc
 
+from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines, validate_scores
 
 #: the metric names, in the order of the CLI and the tables
@@ -55,8 +64,75 @@ def refinement_convexified(lines: CostLines) -> float:
     return _bin_losses(counts, ones, values, lines.n)[1]
 
 
-def compute_metrics(y: ArrayLike, s: ArrayLike, *, eps: float = 1e-15) -> dict[str, float]:
-    """All metrics of :data:`METRICS` for labels ``y`` and scores ``s``.
+def _beta_partial(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``integral_0^x w`` and ``integral_0^x c w`` for the Beta(a, b) density ``w``."""
+    return betainc(a, b, x), a / (a + b) * betainc(a + 1.0, b, x)
+
+
+def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) -> float:
+    """Hand's H-measure with a ``Beta(a, b)`` distribution on the cost proportion ``c``;
+    by default the ``hmeasure`` package's ``a = 2, b = 1 + n0/n1``.
+
+    ``H = 1 - L_H / L_max`` with ``L_H = integral min_t R(t; c) w(c) dc`` (``R = Q / 2``, the
+    minimal loss: the lower envelope of the cost lines = the ROC convex hull) and
+    ``L_max = integral min(c pi0, (1 - c) pi1) w(c) dc`` (the better trivial classifier).
+    In this package's terms: ``H = 1 - L / (2 L_max)``, ``L`` the test-optimal expected loss
+    at ``gamma = inf`` under ``cost_distribution='beta:a,b'`` (tested against ``hmeasure``).
+    Computed here in closed form from the PAV blocks (Beta partial moments).
+    """
+    if a is None:
+        a = 2.0
+    if b is None:
+        b = 1.0 + lines.n0 / lines.n1
+    ends, values = lines.pav_blocks
+    idx = np.concatenate(([0], ends))
+    edges = np.concatenate(([0.0], values, [1.0]))
+    p0, p1 = _beta_partial(a, b, edges)
+    left, right = lines.left[idx] / 2.0, lines.right[idx] / 2.0
+    loss = float(np.sum(left * np.diff(p0) + (right - left) * np.diff(p1)))
+    q0, q1 = _beta_partial(a, b, np.array([lines.pi1, 1.0]))
+    # c pi0 below c = pi1 (predict everything 0 costs more above), (1 - c) pi1 above
+    worst = lines.pi0 * q1[0] + lines.pi1 * ((q0[1] - q0[0]) - (q1[1] - q1[0]))
+    return 1.0 - loss / worst
+
+
+def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
+    """``mean (y - clip(s))**2 - mean (y - clip(y))**2``, clipping to ``[lo, hi]``: the
+    bounded-threshold Brier score as ``briertools.scorers.BrierScorer().score(y, s, (lo, hi))``
+    computes it. Score-driven at ``gamma = inf`` under ``uniform:lo,hi`` has expected loss
+    ``bounded_brier_score / (hi - lo)``; paper 002's Theorem 4.3 states the average *regret*
+    ``R = Q / 2`` equals that, a factor 2 too large (as its Theorem 4.1, ``BS = 2 E[R]``)."""
+    yf = np.asarray(y, dtype=np.float64)
+    sf = np.asarray(s, dtype=np.float64)
+    far = np.mean((yf - np.clip(sf, lo, hi)) ** 2)
+    return float(far - np.mean((yf - np.clip(yf, lo, hi)) ** 2))
+
+
+def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
+    """``mean -log(1 - |y - clip(s)|) - mean -log(1 - |y - clip(y)|)``, clipping to
+    ``[lo, hi]`` (``0 < lo < hi < 1``): the bounded-threshold log loss as
+    ``briertools.scorers.LogLossScorer().score(y, s, (lo, hi))`` computes it. Score-driven at
+    ``gamma = inf`` under ``logit-uniform:lo,hi`` has expected loss
+    ``2 bounded_log_loss / (logit(hi) - logit(lo))``; paper 002's Theorem 4.4 writes the
+    average regret as the opposite of that (``E log|(1 - y) - clip(s)| - E log|(1 - y) -
+    clip(y)|``, which is negative): a sign error."""
+    yf = np.asarray(y, dtype=np.float64)
+    sf = np.asarray(s, dtype=np.float64)
+    far = -np.mean(np.log1p(-np.abs(yf - np.clip(sf, lo, hi))))
+    near = -np.mean(np.log1p(-np.abs(yf - np.clip(yf, lo, hi))))
+    return float(far - near)
+
+
+def compute_metrics(
+    y: ArrayLike,
+    s: ArrayLike,
+    *,
+    eps: float = 1e-15,
+    cost_distribution: str | CostDistribution | None = None,
+) -> dict[str, float]:
+    """All metrics of :data:`METRICS` for labels ``y`` and scores ``s``, and ``H``; with a
+    bounded ``cost_distribution`` (``uniform:LO,HI`` or ``logit-uniform:LO,HI``) also
+    ``BS_bounded`` and ``LogLoss_bounded`` over its range.
 
     ``LogLoss`` clips scores to ``[eps, 1 - eps]``. BS and MAE assume scores in [0, 1].
     """
@@ -65,7 +141,7 @@ def compute_metrics(y: ArrayLike, s: ArrayLike, *, eps: float = 1e-15) -> dict[s
     yf = y_int.astype(np.float64)
     cl, rl = calibration_refinement(lines)
     p = np.clip(s_arr, eps, 1 - eps)
-    return {
+    out = {
         "AUC": auc(lines),
         "BS": float(np.mean((yf - s_arr) ** 2)),
         "MAE": float(np.mean(np.abs(yf - s_arr))),
@@ -75,4 +151,12 @@ def compute_metrics(y: ArrayLike, s: ArrayLike, *, eps: float = 1e-15) -> dict[s
         "LogLoss": float(-np.mean(yf * np.log(p) + (1 - yf) * np.log1p(-p))),
         "pi0": lines.pi0,
         "pi1": lines.pi1,
+        "H": h_measure(lines),
     }
+    dist = parse_cost_distribution(cost_distribution)
+    if dist.is_bounded:
+        lo, hi = dist.support
+        out["BS_bounded"] = bounded_brier_score(yf, s_arr, lo, hi)
+        # the log loss needs 0 < lo < hi < 1: clip a [0, HI] or [LO, 1] range by eps
+        out["LogLoss_bounded"] = bounded_log_loss(yf, s_arr, max(lo, eps), min(hi, 1 - eps))
+    return out

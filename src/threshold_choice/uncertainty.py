@@ -20,13 +20,42 @@ composite Gauss-Legendre quadrature in ``logit(c)`` and integrated cell by cell 
 ``w = logit(x)``; ``G_ab`` is then a cubic Hermite interpolant in ``w`` using ``u_ab`` as its
 derivative. The absolute error is below 1e-10 for ``gamma <= 1000`` (checked in the tests
 against adaptive quadrature). Building a table takes about a second; tables are cached in
-memory and, when the environment variable ``THRESHOLD_CHOICE_CACHE`` names a folder, on disk.
+memory and, when the environment variable ``THRESHOLD_CHOICE_CACHE`` names a folder, on disk
+(verified on read: a damaged file is rebuilt; a folder that cannot be written is skipped with
+a warning).
+
+Beyond the paper: a density ``w`` on the true costs
+(:class:`~threshold_choice.cost_distributions.CostDistribution`) replaces the uniform
+measure: ``G_ab(x) = integral c**a E[c_hat**b 1{c_hat <= x} | c] w(c) dc``, built in the same
+way with ``w`` in the quadrature over ``c`` (panels cut at the ends of a bounded support).
+Where ``w`` jumps (``uniform:LO,HI``, ``logit-uniform:LO,HI``) the densities ``u_ab`` change
+over ``sigma = 1 / sqrt(gamma c (1 - c))`` in ``logit(x)`` around the jump; the table then
+has cells of ``sigma / 40`` over ``+-15 sigma`` there (searched by bisection instead of
+indexed), so the interpolation error stays below 1e-10 for every ``gamma``; likewise over the
+bulk of a peaked Beta (cells of 1/110 of the spread of ``logit(c)``). The grid measures weight
+grid point ``c_i`` by the probability of its cell under ``w``.
+
+Large ``gamma``: with ``gamma`` above 1000 the global quadrature over ``c`` would need
+``O(sqrt(gamma))`` nodes (``gamma = 1e6`` took minutes, ``1e15`` exhausted memory). Above 1000
+each ``u_ab(x)`` is integrated over the window of ``c`` where the kernel lives, in
+``theta = arcsin(sqrt(c))``, with the kernel evaluated stably (:mod:`threshold_choice.beta_kernel`),
+so a table costs the same whatever ``gamma`` (about 1.3 s of CPU; tested to 1e-10 against
+adaptive quadrature at ``gamma = 1e5``). From ``gamma >= certainty_limit(w)`` on
+(``3.2e25 max(1, sup w)**2``) the ``gamma = inf`` table is used: for every method of this
+package the loss at a fixed ``c`` has total variation at most 2 in ``c_hat`` (its false
+positive and false negative parts are monotone), so
+``|L(gamma) - L(inf)| <= 2 sup(w) sup_x integral |P(c_hat <= x | c) - 1{c <= x}| dc
+<= 8 sup(w) sqrt(max_c E[(c_hat - c)**2 | c]) <= 8 sup(w) / sqrt(2 gamma)`` (Chebyshev;
+``E[(c_hat - c)**2] <= 1/(4 gamma) + 1/gamma**2``), which is below 1e-12 there.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import warnings
+import zipfile
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -34,22 +63,34 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.interpolate import CubicSpline
-from scipy.special import betainc, betaln, expit, log_expit
+from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma
 
+from threshold_choice import beta_kernel
 from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.cost_distributions import UNIFORM, CostDistribution
 from threshold_choice.errors import UserError
 
 FloatArray = NDArray[np.float64]
 
 #: the paper's grid of true costs: c = i/1000, i = 1..1000
 PAPER_GRID_SIZE = 1000
+#: the largest grid the grid and Monte Carlo estimators accept (their cost is linear in it)
+MAX_GRID_SIZE = 100_000
+#: above this gamma the tables integrate over c in windows around the kernel (see above)
+GAMMA_WINDOWED = 1000.0
 
 _W = 30.0  # table covers x in [expit(-30), expit(30)]; the rest carries < 1e-12 of mass
 _H = 0.01  # cell width in w = logit(x)
 _GL_CELL = 6  # Gauss-Legendre nodes per cell in w
 _GL_PANEL = 8  # Gauss-Legendre nodes per panel in logit(c)
 _X_LOW, _X_HIGH = float(expit(-_W)), float(expit(_W))  # the table's range in x
-_TABLE_VERSION = 1  # bump when the table construction changes (invalidates disk caches)
+_TABLE_VERSION = 2  # bump when the table construction changes (invalidates disk caches)
+# Refined zones (see _features), where the regular cells are too wide: +-15 widths in cells of
+# 1/40 around a jump of w (an erf step, Hermite error ~ (h/width)**4 width / 384), +-10 widths
+# in cells of 1/110 over the bulk of a peaked Beta (a Gaussian bump: error ~ 1.4e-3
+# (h/width)**4 < 1e-11; beta:2,2, width 1.14, needs none)
+_JUMP_ZONE = (15.0, 40.0)
+_BULK_ZONE = (10.0, 110.0)
 
 
 def parse_gamma(value: str | float) -> float:
@@ -64,10 +105,22 @@ def parse_gamma(value: str | float) -> float:
 
 
 def format_gamma(gamma: float) -> str:
-    """``inf`` -> ``'inf'``, integral values without decimals (``16.0`` -> ``'16'``)."""
+    """``inf`` -> ``'inf'``, integral values without decimals (``16.0`` -> ``'16'``; from
+    1e16 on in exponent form, ``'1e+300'``)."""
     if math.isinf(gamma):
         return "inf"
-    return str(int(gamma)) if float(gamma).is_integer() else repr(float(gamma))
+    if float(gamma).is_integer() and gamma < 1e16:
+        return str(int(gamma))
+    return repr(float(gamma))  # '0.5', '1e+300'
+
+
+_BETA_SAMPLER_MAX = 1e15
+
+
+def certainty_limit(distribution: CostDistribution = UNIFORM) -> float:
+    """The ``gamma`` from which the exact estimator uses the ``gamma = inf`` value: there
+    ``|L(gamma) - L(inf)| <= 8 sup(w) / sqrt(2 gamma) <= 1e-12`` (module docstring)."""
+    return 3.2e25 * max(1.0, distribution.sup_density) ** 2
 
 
 @dataclass(frozen=True)
@@ -99,7 +152,15 @@ class Uncertainty:
         if self.is_uninformed:
             return rng.uniform(0.0, 1.0, size=c_arr.shape)
         a, b = self.alpha_beta(c_arr)
-        return rng.beta(a, b)
+        if self.gamma <= _BETA_SAMPLER_MAX:
+            return rng.beta(a, b)
+        # numpy's Beta sampler (a ratio of Gamma draws) loses its precision beyond ~1e16; the
+        # normal with the Beta's mean and variance is then within O(1/sqrt(gamma c)) < 1e-7 of
+        # it in distribution, far below the estimator's own sampling noise
+        n = a + b
+        mean = a / n
+        sd = np.sqrt(mean * (b / n) / (n + 1.0))  # the Beta's variance, without overflow
+        return np.clip(mean + sd * rng.standard_normal(c_arr.shape), 0.0, 1.0)
 
     def cdf(self, x: ArrayLike, c: ArrayLike) -> FloatArray:
         """``V(x | c) = P(c_hat <= x | c)``, broadcast over ``x`` and ``c``."""
@@ -123,16 +184,32 @@ class Uncertainty:
         return a / (a + b) * betainc(a + 1.0, b, xc)
 
 
+def check_grid_size(grid_size: int) -> None:
+    """Reject grids the estimators cannot serve (before anything is allocated)."""
+    if isinstance(grid_size, bool) or not isinstance(grid_size, int | np.integer):
+        raise UserError(f"the grid size must be a whole number, got {grid_size!r}")
+    if grid_size < 1:
+        raise UserError(f"the grid of true costs needs at least 1 point, got {grid_size}")
+    if grid_size > MAX_GRID_SIZE:
+        raise UserError(
+            f"grid size {grid_size} is above the maximum {MAX_GRID_SIZE}: the grid estimators "
+            "cost time and memory in proportion; use the exact estimator for the limit"
+        )
+
+
 @dataclass(frozen=True)
 class CMeasure:
-    """The measure over true costs ``c``: uniform on [0, 1] (``grid_size=None``) or the
-    average over the grid ``c = i/grid_size, i = 1..grid_size`` (the paper's estimator)."""
+    """The measure over true costs ``c``: the density ``distribution`` (``grid_size=None``)
+    or the grid ``c = i/grid_size, i = 1..grid_size`` (the paper's estimator), point ``i``
+    weighted by the probability of ``((i-1)/N, i/N]`` under ``distribution`` (``1/N`` for the
+    paper's uniform)."""
 
     grid_size: int | None = None
+    distribution: CostDistribution = UNIFORM
 
     def __post_init__(self) -> None:
-        if self.grid_size is not None and self.grid_size < 1:
-            raise UserError(f"the grid of true costs needs at least 1 point, got {self.grid_size}")
+        if self.grid_size is not None:
+            check_grid_size(self.grid_size)
 
     @cached_property
     def grid(self) -> FloatArray | None:
@@ -140,25 +217,116 @@ class CMeasure:
             return None
         return np.arange(1, self.grid_size + 1, dtype=np.float64) / self.grid_size
 
+    @cached_property
+    def weights(self) -> FloatArray | None:
+        """The grid points' weights (``None`` for the continuous measure)."""
+        if self.grid_size is None:
+            return None
+        if self.distribution.is_standard_uniform:
+            return np.full(self.grid_size, 1.0 / self.grid_size)
+        return self.distribution.cell_masses(self.grid_size)
 
-def _hermite_coefficients(values: FloatArray, slopes: FloatArray) -> FloatArray:
+    @cached_property
+    def moments(self) -> FloatArray:
+        """``E[c**k]``, ``k = 0..3``, under the measure."""
+        grid = self.grid
+        if grid is None:
+            if self.distribution.is_standard_uniform:
+                return np.array([1.0, 1 / 2, 1 / 3, 1 / 4])
+            return self.distribution.moments
+        if self.distribution.is_standard_uniform:
+            return np.array([np.mean(grid**k) for k in range(4)])
+        weights = self.weights
+        assert weights is not None
+        return np.array([weights @ grid**k for k in range(4)])
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The cells of a table in ``w = logit(x)``: the regular grid of width ``_H`` on
+    ``[-_W, _W]`` (indexed directly), or that grid refined around the jumps of ``w``
+    (searched by bisection)."""
+
+    edges: FloatArray
+    regular: bool
+    #: ``(lo, hi)`` in ``w`` of each refined zone
+    zones: tuple[tuple[float, float], ...] = ()
+
+    @cached_property
+    def widths(self) -> FloatArray:
+        return np.diff(self.edges)
+
+
+_REGULAR_EDGES = np.arange(-_W, _W + _H / 2, _H)
+
+
+def _features(gamma: float, measure: CMeasure) -> list[tuple[float, float, tuple[float, float]]]:
+    """``(centre, width, zone)`` in ``w = logit(x)`` of the places where ``G`` may change
+    faster than the regular cells resolve: each jump of ``w``, smoothed by the kernel (width
+    ``1 / sqrt(gamma c (1 - c))``), and the bulk of a peaked Beta (``logit(c)`` has mean
+    ``psi(A) - psi(B)`` and standard deviation ``sqrt(psi'(A) + psi'(B))``); ``zone`` is
+    (half-width, cells per width) of the refinement."""
+    if measure.grid is not None or gamma == 0:
+        return []
+    dist = measure.distribution
+    out = []
+    if not math.isinf(gamma):
+        for c in dist.jumps:
+            width = 1.0 / math.sqrt(gamma * c * (1.0 - c))
+            out.append((math.log(c) - math.log1p(-c), width, _JUMP_ZONE))
+    if dist.kind == "beta":
+        spread = math.sqrt(float(polygamma(1, dist.p) + polygamma(1, dist.q)))
+        out.append((float(digamma(dist.p) - digamma(dist.q)), spread, _BULK_ZONE))
+    return out
+
+
+def _table_grid(gamma: float, measure: CMeasure) -> _Grid:
+    """The regular grid, refined around each of :func:`_features` too narrow for it."""
+    zones = [
+        (centre - half * width, centre + half * width, math.ceil(2 * half * per_width))
+        for centre, width, (half, per_width) in _features(gamma, measure)
+        if width / per_width < _H
+    ]
+    if not zones:
+        return _Grid(_REGULAR_EDGES, True)
+    keep = np.ones(_REGULAR_EDGES.size, dtype=bool)
+    parts = []
+    for lo, hi, cells in zones:
+        keep &= (_REGULAR_EDGES < lo) | (_REGULAR_EDGES > hi)
+        inner = np.linspace(lo, hi, cells + 1)
+        parts.append(inner[(inner > -_W) & (inner < _W)])
+    edges = np.unique(np.concatenate([_REGULAR_EDGES[keep], *parts]))
+    return _Grid(edges, False, tuple((lo, hi) for lo, hi, _ in zones))
+
+
+def _hermite_coefficients(
+    values: FloatArray, slopes: FloatArray, widths: FloatArray | float = _H
+) -> FloatArray:
     """Per-cell cubic coefficients ``(rows, 4, cells)`` (constant term first, in the local
     variable ``t`` in [0, 1]) of the Hermite interpolant of ``values`` with derivatives
-    ``slopes`` (per unit ``w``) on the uniform grid of cell width ``_H``. Rows first, so
+    ``slopes`` (per unit ``w``) on cells of width ``widths``. Rows first, so
     that the first rows are a contiguous block (fast to gather from)."""
     y0, y1 = values[:, :-1], values[:, 1:]
-    d0, d1 = slopes[:, :-1] * _H, slopes[:, 1:] * _H
+    d0, d1 = slopes[:, :-1] * widths, slopes[:, 1:] * widths
     return np.stack([y0, d0, 3 * (y1 - y0) - 2 * d0 - d1, 2 * (y0 - y1) + d0 + d1], axis=1)
 
 
 def _hermite(
-    coefficients: FloatArray, w: FloatArray, *, derivative: bool = False
+    coefficients: FloatArray, w: FloatArray, grid: _Grid | None = None, *,
+    derivative: bool = False,
 ) -> FloatArray | tuple[FloatArray, FloatArray]:
     """Evaluate the interpolant of :func:`_hermite_coefficients` at ``w`` (clipped to the
     grid ``[-_W, _W]``); optionally also its derivative in ``w``."""
-    pos = (np.clip(w, -_W, _W) + _W) / _H
-    k = np.minimum(pos.astype(np.intp), coefficients.shape[2] - 1)
-    t = pos - k
+    if grid is None or grid.regular:
+        pos = (np.clip(w, -_W, _W) + _W) / _H
+        k = np.minimum(pos.astype(np.intp), coefficients.shape[2] - 1)
+        t = pos - k
+        scale: FloatArray | float = _H
+    else:
+        wc = np.clip(w, -_W, _W)
+        k = np.clip(np.searchsorted(grid.edges, wc, side="right") - 1, 0, grid.widths.size - 1)
+        scale = grid.widths[k]
+        t = (wc - grid.edges[k]) / scale
     # np.take on a contiguous block: several times faster than fancy indexing [:, :, k]
     c0, c1, c2, c3 = np.take(coefficients, k, axis=2).transpose(1, 0, 2)
     out = c3 * t
@@ -169,7 +337,7 @@ def _hermite(
     out += c0
     if not derivative:
         return out
-    return out, ((3 * c3 * t + 2 * c2) * t + c1) / _H
+    return out, ((3 * c3 * t + 2 * c2) * t + c1) / scale
 
 
 def _gauss_legendre(lo: FloatArray, hi: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
@@ -181,18 +349,90 @@ def _gauss_legendre(lo: FloatArray, hi: FloatArray, n: int) -> tuple[FloatArray,
 
 
 def _c_nodes(gamma: float, measure: CMeasure) -> tuple[FloatArray, FloatArray]:
-    """Quadrature nodes and weights over true costs for ``measure``."""
+    """Quadrature nodes and weights (``w(c) dc`` included) over true costs for ``measure``."""
     if measure.grid is not None:
-        grid = measure.grid
-        return grid, np.full(grid.size, 1.0 / grid.size)
+        weights = measure.weights
+        assert weights is not None
+        return measure.grid, weights
+    dist = measure.distribution
     # Composite Gauss-Legendre in t = logit(c): the density in c is concentrated within
     # ~ 1/sqrt(gamma * c * (1 - c)) of c_hat in t, so panels shrink like 1/sqrt(gamma).
     width = min(0.5, 1.5 / math.sqrt(gamma))
-    n_panels = math.ceil(2 * _W / width)
-    edges = np.linspace(-_W, _W, n_panels + 1)
+    if dist.is_standard_uniform:
+        n_panels = math.ceil(2 * _W / width)
+        edges = np.linspace(-_W, _W, n_panels + 1)
+        t, wt = _gauss_legendre(edges[:-1], edges[1:], _GL_PANEL)
+        c = expit(t)
+        return c, wt * c * (1.0 - c)
+    if dist.kind == "beta":  # w itself varies over its spread in t (see _features)
+        width = min(width, 1.5 * math.sqrt(float(polygamma(1, dist.p) + polygamma(1, dist.q))))
+    with np.errstate(divide="ignore"):
+        lo, hi = (float(np.clip(np.log(x) - np.log1p(-x), -_W, _W)) for x in dist.support)
+    n_panels = math.ceil((hi - lo) / width)
+    edges = np.linspace(lo, hi, n_panels + 1)
     t, wt = _gauss_legendre(edges[:-1], edges[1:], _GL_PANEL)
-    c = expit(t)
-    return c, wt * c * (1.0 - c)
+    return expit(t), wt * np.exp(dist.log_weight_logit(t))
+
+
+def _global_densities(
+    gamma: float, x_w: FloatArray, c: FloatArray, wc: FloatArray
+) -> FloatArray:
+    """``u_ab(x)`` at ``x = expit(x_w)``, shape ``(4, len(x_w))``, times ``dx/dw``, from the
+    quadrature ``(c, wc)`` over all true costs (``gamma <= GAMMA_WINDOWED``)."""
+    a, b = Uncertainty(gamma).alpha_beta(c)
+    log_norm = betaln(a, b)
+    out = np.empty((4, x_w.size))
+    chunk = max(1, 4_000_000 // max(1, c.size))
+    for lo in range(0, x_w.size, chunk):
+        w = x_w[lo : lo + chunk]
+        log_x = log_expit(w)
+        log_1mx = log_expit(-w)
+        # Beta density in x times dx/dw = x (1 - x)
+        log_pdf = (gamma * c)[None, :] * log_x[:, None] + (gamma * (1 - c))[None, :] * log_1mx[
+            :, None
+        ]
+        pdf = np.exp(log_pdf - log_norm[None, :] + (log_x + log_1mx)[:, None])
+        u0 = pdf @ wc
+        u1 = pdf @ (wc * c)
+        x = np.exp(log_x)
+        out[:, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
+    return out
+
+
+def _window_rule() -> tuple[FloatArray, FloatArray]:
+    """Composite Gauss-Legendre on [0, 1]: ``PANELS`` panels of ``NODES`` nodes."""
+    counts = np.array([beta_kernel.PANELS])
+    _, nodes, weights = beta_kernel.panel_rule(np.zeros(1), np.ones(1), counts)
+    return nodes, weights
+
+
+def _windowed_densities(
+    gamma: float, x_w: FloatArray, dist: CostDistribution, chunk: int = 1000
+) -> FloatArray:
+    """As :func:`_global_densities`, integrating over ``c`` only within the kernel's window
+    in ``theta = arcsin(sqrt(c))`` (any ``gamma > 0``; see :mod:`threshold_choice.beta_kernel`)."""
+    tau, omega = _window_rule()
+    reach = beta_kernel.window(gamma)
+    theta_lo, theta_hi = beta_kernel.theta_of(np.array(dist.support))
+    out = np.empty((4, x_w.size))
+    for lo in range(0, x_w.size, chunk):
+        w = x_w[lo : lo + chunk]
+        x, x1 = expit(w), expit(-w)
+        theta_x = beta_kernel.theta_of_logit(w)
+        start = np.maximum(theta_lo - theta_x, -reach)
+        span = np.maximum(np.minimum(theta_hi - theta_x, reach) - start, 0.0)
+        offset = start[:, None] + span[:, None] * tau[None, :]  # theta_c - theta_x
+        theta_c = theta_x[:, None] + offset
+        c, c1 = np.sin(theta_c) ** 2, np.cos(theta_c) ** 2
+        delta = np.sin(theta_x[:, None] + theta_c) * np.sin(offset)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_k = beta_kernel.log_density(gamma, x[:, None], x1[:, None], c, c1, delta)
+            log_k += dist.log_pdf(c, c1) + np.log(np.sin(2.0 * theta_c))
+        kernel = np.where(span[:, None] > 0, np.exp(log_k), 0.0) * (span[:, None] * omega)
+        u0 = kernel.sum(axis=1) * (x * x1)
+        u1 = (kernel * c).sum(axis=1) * (x * x1)
+        out[:, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
+    return out
 
 
 class MomentTable:
@@ -200,20 +440,20 @@ class MomentTable:
 
     ``table(x)`` returns an array of shape ``(4, len(x))`` with rows ``G00, G10, G01, G11``
     (first index: power of ``c``; second: power of ``c_hat``). Build through
-    :func:`moment_table`, which caches one table per ``(gamma, grid_size)``.
+    :func:`moment_table`, which caches one table per ``(gamma, grid_size, distribution)``.
     """
 
     def __init__(self, gamma: float, measure: CMeasure = CMeasure()) -> None:
         self.uncertainty = Uncertainty(gamma)
         self.gamma = gamma
         self.measure = measure
-        grid = measure.grid
+        self.distribution = measure.distribution
         # moments of c under the measure: E[c^k], k = 0..3
-        if grid is None:
-            self._c_moments = np.array([1.0, 1 / 2, 1 / 3, 1 / 4])
-        else:
-            self._c_moments = np.array([np.mean(grid**k) for k in range(4)])
+        self._c_moments = measure.moments
+        self._grid = _table_grid(gamma, measure)
         if not (self.uncertainty.is_exact or self.uncertainty.is_uninformed):
+            if measure.grid is not None and gamma > GAMMA_WINDOWED:
+                raise ValueError("grid measures are tabulated up to GAMMA_WINDOWED only")
             self._build()
 
     # -- totals --------------------------------------------------------------------------
@@ -227,57 +467,76 @@ class MomentTable:
         # E[c_hat | c] = (gamma*c + 1) / (gamma + 2)
         return np.array([m[0], m[1], (g * m[1] + m[0]) / (g + 2), (g * m[2] + m[1]) / (g + 2)])
 
+    @cached_property
+    def cuts(self) -> FloatArray:
+        """The table's edges (in ``w = logit(x)``) inside its refined zones, where ``G``
+        changes fast: quadratures over ``c_hat`` split their panels there."""
+        edges = self._grid.edges
+        inside = np.zeros(edges.size, dtype=bool)
+        for lo, hi in self._grid.zones:
+            inside |= (edges >= lo) & (edges <= hi)
+        # and the jumps of w themselves (at gamma = inf, G = the CDF of w has kinks there)
+        jumps = [math.log(c) - math.log1p(-c) for c in self.distribution.jumps]
+        if self.uncertainty.is_uninformed or self.measure.grid is not None:
+            jumps = []
+        return np.unique(np.concatenate([edges[inside], jumps]))
+
     # -- construction ------------------------------------------------------------------
-    def _densities(self, x_w: FloatArray, c: FloatArray, wc: FloatArray) -> FloatArray:
-        """``u_ab(x)`` at ``x = expit(x_w)``, shape ``(4, len(x_w))``, times ``dx/dw``."""
-        g = self.gamma
-        a, b = self.uncertainty.alpha_beta(c)
-        log_norm = betaln(a, b)
-        out = np.empty((4, x_w.size))
-        chunk = max(1, 4_000_000 // max(1, c.size))
-        for lo in range(0, x_w.size, chunk):
-            w = x_w[lo : lo + chunk]
-            log_x = log_expit(w)
-            log_1mx = log_expit(-w)
-            # Beta density in x times dx/dw = x (1 - x)
-            log_pdf = (g * c)[None, :] * log_x[:, None] + (g * (1 - c))[None, :] * log_1mx[:, None]
-            pdf = np.exp(log_pdf - log_norm[None, :] + (log_x + log_1mx)[:, None])
-            u0 = pdf @ wc
-            u1 = pdf @ (wc * c)
-            x = np.exp(log_x)
-            out[:, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
-        return out
+    @property
+    def _construction(self) -> str:
+        if self.gamma > GAMMA_WINDOWED:
+            return "windowed"
+        if self.measure.grid is None and self.distribution.is_standard_uniform:
+            return "paper"
+        return "global"
+
+    def _densities(self, x_w: FloatArray) -> FloatArray:
+        if self._construction == "windowed":
+            return _windowed_densities(self.gamma, x_w, self.distribution)
+        c, wc = self._c_nodes
+        return _global_densities(self.gamma, x_w, c, wc)
+
+    @cached_property
+    def _c_nodes(self) -> tuple[FloatArray, FloatArray]:
+        return _c_nodes(self.gamma, self.measure)
 
     def _cache_file(self) -> Path | None:
         root = os.environ.get("THRESHOLD_CHOICE_CACHE")
         if root is None:
             return None
-        key = f"v{_TABLE_VERSION}_g{self.gamma!r}_n{self.measure.grid_size}_h{_H}_W{_W}"
+        dist = self.distribution.spec.replace(":", "-").replace(",", "_")
+        key = (
+            f"v{_TABLE_VERSION}_{self._construction}_g{self.gamma!r}_n{self.measure.grid_size}"
+            f"_{dist}_h{_H}_W{_W}"
+        )
         return Path(root) / f"moments_{key}.npz"
 
     def _build(self) -> None:
-        edges = np.arange(-_W, _W + _H / 2, _H)
+        edges = self._grid.edges
         cache = self._cache_file()
-        if cache is not None and cache.exists():
-            with np.load(cache) as stored:
-                values, slopes = stored["values"], stored["slopes"]
+        stored = _load_verified(cache, edges) if cache is not None else None
+        if stored is not None:
+            values, slopes = stored
         else:
-            c, wc = _c_nodes(self.gamma, self.measure)
             nodes, wts = _gauss_legendre(edges[:-1], edges[1:], _GL_CELL)
-            cells = (self._densities(nodes, c, wc) * wts).reshape(4, edges.size - 1, _GL_CELL)
+            cells = (self._densities(nodes) * wts).reshape(4, edges.size - 1, _GL_CELL)
             values = np.concatenate([np.zeros((4, 1)), np.cumsum(cells.sum(axis=2), axis=1)], 1)
-            slopes = self._densities(edges, c, wc)
+            slopes = self._densities(edges)
             if cache is not None:
-                _save_atomically(cache, values=values, slopes=slopes)
+                _save_verified(cache, edges, values, slopes)
+        widths = _H if self._grid.regular else self._grid.widths
         self._edges = edges
         self._edge_values = values
-        self._coefficients = _hermite_coefficients(values, slopes)
+        self._coefficients = _hermite_coefficients(values, slopes, widths)
         if self.measure.grid is None:
-            # posterior mean of c given c_hat = x under a uniform prior: u10(x) / u00(x)
-            mean = slopes[1] / slopes[0]
+            # posterior mean of c given c_hat = x under the prior w: u10(x) / u00(x)
+            if self.distribution.is_standard_uniform:
+                mean = slopes[1] / slopes[0]
+            else:
+                mean = _posterior_mean_values(slopes, self.distribution)
             self._mean_values = mean
             self._mean_coefficients = _hermite_coefficients(
-                mean[None, :], CubicSpline(edges, mean)(edges, 1)[None, :]
+                mean[None, :], CubicSpline(edges, mean)(edges, 1)[None, :], widths
             )
 
     # -- evaluation --------------------------------------------------------------------
@@ -296,7 +555,7 @@ class MomentTable:
         low = np.flatnonzero(x_arr < _X_LOW)
         high = np.flatnonzero(x_arr > _X_HIGH)
         inside = np.clip(x_arr, _X_LOW, _X_HIGH) if low.size or high.size else x_arr
-        out = _hermite(self._coefficients[:rows], np.log(inside) - np.log1p(-inside))
+        out = _hermite(self._coefficients[:rows], np.log(inside) - np.log1p(-inside), self._grid)
         # Below / above the table: linear to the exact values at 0 and 1 (mass < 1e-12).
         if low.size:
             out[:, low] = self._edge_values[:rows, :1] * (x_arr[low] / _X_LOW)
@@ -311,27 +570,40 @@ class MomentTable:
         without the round trip through ``x`` (for quadrature nodes placed in ``w``)."""
         if self.uncertainty.is_exact or self.uncertainty.is_uninformed:
             return self(expit(w), rows)
-        return _hermite(self._coefficients[:rows], w)
+        return _hermite(self._coefficients[:rows], w, self._grid)
 
     def _exact_table(self, x: FloatArray) -> FloatArray:
         grid = self.measure.grid
-        if grid is None:  # c_hat = c, c uniform
-            return np.stack([x, x**2 / 2, x**2 / 2, x**3 / 3])
-        # average over grid points c_i <= x of c_i^(a+b)
+        dist = self.distribution
+        if grid is None:
+            if dist.is_standard_uniform:  # c_hat = c, c uniform
+                return np.stack([x, x**2 / 2, x**2 / 2, x**3 / 3])
+            moments = [dist.partial_moment(k, x) for k in range(3)]
+            return np.stack([moments[0], moments[1], moments[1], moments[2]])
+        # sum over grid points c_i <= x of weight_i c_i^(a+b)
         k = np.searchsorted(grid, x, side="right")
-        cum = [np.concatenate(([0.0], np.cumsum(grid**p))) / grid.size for p in range(3)]
+        if dist.is_standard_uniform:
+            cum = [np.concatenate(([0.0], np.cumsum(grid**p))) / grid.size for p in range(3)]
+        else:
+            weights = self.measure.weights
+            assert weights is not None
+            cum = [np.concatenate(([0.0], np.cumsum(weights * grid**p))) for p in range(3)]
         return np.stack([cum[0][k], cum[1][k], cum[1][k], cum[2][k]])
 
     # -- posterior mean (uncertainty-aware methods) ---------------------------------------
+    @property
+    def _prior_mean(self) -> float:
+        return float(self._c_moments[1] / self._c_moments[0])
+
     def posterior_mean(self, c_hat: ArrayLike) -> FloatArray:
-        """``E[c | c_hat]`` under a uniform prior on ``c`` (needs the uniform measure)."""
+        """``E[c | c_hat]`` under the prior ``w`` on ``c`` (needs a continuous measure)."""
         x = np.clip(np.asarray(c_hat, dtype=np.float64), 0.0, 1.0)
         if self.uncertainty.is_exact:
             return x.copy()
         if self.uncertainty.is_uninformed:
-            return np.full_like(x, 0.5)
+            return np.full_like(x, self._prior_mean)
         w = np.log(x) - np.log1p(-x)
-        return _hermite(self._mean_coefficients, w)[0]
+        return _hermite(self._mean_coefficients, w, self._grid)[0]
 
     def posterior_mean_inverse(self, m: ArrayLike, *, closed: str) -> FloatArray:
         """The ``c_hat`` whose posterior mean is ``m`` (clipped to [0, 1]).
@@ -339,24 +611,90 @@ class MomentTable:
         ``E[c | c_hat]`` increases strictly with ``c_hat`` for ``gamma > 0`` (the Beta family
         has a monotone likelihood ratio), so a break point ``m`` of a method in posterior-mean
         space is the break point ``posterior_mean_inverse(m)`` in ``c_hat`` space. For
-        ``gamma = 0`` the posterior mean is 1/2 whatever ``c_hat``: breaks below 1/2 map to 0
-        and above to 1; a break exactly at 1/2 follows ``closed`` (``'right'``: segments
-        ``(x_s, x_s+1]``; ``'left'``: ``[x_s, x_s+1)``) so the segment containing 1/2 wins.
+        ``gamma = 0`` the posterior mean is the prior mean ``E[c]`` (1/2 for the uniform)
+        whatever ``c_hat``: breaks below it map to 0 and above to 1; a break exactly at it
+        follows ``closed`` (``'right'``: segments ``(x_s, x_s+1]``; ``'left'``:
+        ``[x_s, x_s+1)``) so the segment containing it wins.
         """
         m_arr = np.asarray(m, dtype=np.float64)
         if self.uncertainty.is_exact:
             return np.clip(m_arr, 0.0, 1.0)
         if self.uncertainty.is_uninformed:
-            to_one = m_arr >= 0.5 if closed == "right" else m_arr > 0.5
+            mean = self._prior_mean
+            to_one = m_arr >= mean if closed == "right" else m_arr > mean
             return np.where(to_one, 1.0, 0.0)
         table = self._mean_values
         w = np.interp(m_arr, table, self._edges)
         for _ in range(3):  # Newton steps on the interpolant, from the piecewise-linear guess
-            value, slope = _hermite(self._mean_coefficients, w, derivative=True)
-            w = np.clip(w - (value[0] - m_arr) / slope[0], -_W, _W)
+            value, slope = _hermite(self._mean_coefficients, w, self._grid, derivative=True)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                step = (value[0] - m_arr) / slope[0]
+            w = np.clip(w - np.where(np.isfinite(step), step, 0.0), -_W, _W)
         x = expit(w)
         x = np.where(m_arr <= table[0], 0.0, x)
         return np.where(m_arr >= table[-1], 1.0, x)
+
+
+def _posterior_mean_values(slopes: FloatArray, dist: CostDistribution) -> FloatArray:
+    """``u10 / u00`` at the table's edges, made total and non-decreasing: where ``u00``
+    underflows (``c_hat`` far outside a bounded support) the nearest end of the support."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = slopes[1] / slopes[0]
+    valid = np.isfinite(mean) & (slopes[0] > 0)
+    lo, hi = dist.support
+    if not valid.any():  # pragma: no cover - a table always has mass somewhere
+        return np.linspace(lo, hi, mean.size)
+    index = np.arange(mean.size)
+    mean = np.interp(index, index[valid], mean[valid])
+    return np.maximum.accumulate(np.clip(mean, lo, hi))
+
+
+def _digest(*arrays: FloatArray) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a, dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def _load_verified(path: Path, edges: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """The cached ``(values, slopes)`` if ``path`` holds an intact table for ``edges``;
+    ``None`` (rebuild) if it is missing, truncated, corrupt or for another grid."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path) as stored:
+            values, slopes = stored["values"], stored["slopes"]
+            stored_edges, digest = stored["edges"], str(stored["digest"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    shape = (4, edges.size)
+    if (
+        values.shape != shape
+        or slopes.shape != shape
+        or not np.array_equal(stored_edges, edges)
+        or digest != _digest(edges, values, slopes)
+    ):
+        return None
+    return values, slopes
+
+
+def _save_verified(path: Path, edges: FloatArray, values: FloatArray, slopes: FloatArray) -> None:
+    """Write the table with a checksum; a cache that cannot be written is skipped (warning)."""
+    try:
+        _save_atomically(
+            path,
+            edges=edges,
+            values=values,
+            slopes=slopes,
+            digest=np.array(_digest(edges, values, slopes)),
+        )
+    except OSError as exc:
+        warnings.warn(
+            f"moment-table cache {path.parent} cannot be written ({exc.strerror or exc}); "
+            "carrying on without caching",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def _save_atomically(path: Path, **arrays: FloatArray) -> None:
@@ -372,17 +710,24 @@ def _save_atomically(path: Path, **arrays: FloatArray) -> None:
 
 
 @lru_cache(maxsize=64)
-def moment_table(gamma: float, grid_size: int | None = None) -> MomentTable:
+def moment_table(
+    gamma: float, grid_size: int | None = None, distribution: CostDistribution = UNIFORM
+) -> MomentTable:
     """The cached :class:`MomentTable` for ``gamma`` and the measure over ``c``
-    (``grid_size=None``: uniform; else the grid ``i/grid_size``)."""
-    return MomentTable(float(gamma), CMeasure(grid_size))
+    (``grid_size=None``: the density ``distribution``; else the grid ``i/grid_size``
+    weighted by it)."""
+    return MomentTable(float(gamma), CMeasure(grid_size, distribution))
 
 
 __all__ = [
+    "GAMMA_WINDOWED",
+    "MAX_GRID_SIZE",
     "PAPER_GRID_SIZE",
     "CMeasure",
     "MomentTable",
     "Uncertainty",
+    "certainty_limit",
+    "check_grid_size",
     "format_gamma",
     "moment_table",
     "parse_gamma",

@@ -22,7 +22,9 @@ R = config["results"]
 # Keys are sorted so that the same entry written in another order is the same param.
 with open(config["models"]["registry"], encoding="utf-8") as _fh:
     MODEL_ENTRIES = {
-        m["name"]: json.loads(json.dumps(m, sort_keys=True))
+        m["name"]: json.loads(
+            json.dumps({k: v for k, v in m.items() if k != "description"}, sort_keys=True)
+        )
         for m in yaml.safe_load(_fh)["models"]
     }
 with open(config["data"]["registry"], encoding="utf-8") as _fh:

