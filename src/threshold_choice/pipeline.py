@@ -302,6 +302,7 @@ def evaluate_scores(
     methods: Sequence[str],
     gammas: Iterable[float],
     settings: Any,
+    loss_function: str = "accuracy",
 ) -> pd.DataFrame:
     """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores
     (``settings``: a :class:`threshold_choice.evaluation.LossSettings`)."""
@@ -329,6 +330,7 @@ def evaluate_scores(
                 methods=methods,
                 gammas=gammas,
                 settings=settings,
+                loss_function=loss_function,
             )
             metrics = compute_metrics(labels[test], values[test])
         except UserError as exc:
@@ -353,35 +355,30 @@ def step_evaluate(
     *,
     methods: Sequence[str],
     gammas: Iterable[float | str],
-    estimator: str,
-    grid_size: int,
-    seed: int,
-    rate_threshold_offset: float | None = None,
-    tie_breaking: str = "project",
+    settings: Mapping[str, Any],
     out_timings: Path | str | None = None,
 ) -> None:
     """Per-run results of one dataset: every model's scores file (named ``<model>.parquet``).
-    ``out_timings``: a CSV ``dataset,model,evaluate_seconds,evaluate_cpu_seconds`` (wall
-    clock and CPU time of the evaluation proper, without reading and writing)."""
+    ``settings``: the workflow's ``evaluation`` settings other than methods and gammas, i.e.
+    the fields of :class:`~threshold_choice.evaluation.LossSettings` and ``loss`` (accuracy or
+    f-measure). ``out_timings``: a CSV ``dataset,model,evaluate_seconds,evaluate_cpu_seconds``
+    (wall clock and CPU time of the evaluation proper, without reading and writing)."""
     import time
 
     from threshold_choice.evaluation import LossSettings
     from threshold_choice.uncertainty import parse_gamma
 
-    settings = LossSettings(
-        estimator=estimator,  # type: ignore[arg-type]
-        grid_size=grid_size,
-        seed=seed,
-        rate_threshold_offset=rate_threshold_offset,
-        tie_breaking=tie_breaking,  # type: ignore[arg-type]
-    )
+    options = dict(settings)
+    loss_function = options.pop("loss", "accuracy")
+    loss_settings = LossSettings.from_mapping(options)
     gamma_values = [parse_gamma(g) for g in gammas]
     frames, timings = [], []
     for path in scores_paths:
         scores = pd.read_parquet(path)
         start, start_cpu = time.perf_counter(), time.process_time()
         frames.append(evaluate_scores(scores, dataset, Path(path).stem, methods=methods,
-                                      gammas=gamma_values, settings=settings))
+                                      gammas=gamma_values, settings=loss_settings,
+                                      loss_function=loss_function))
         timings.append((dataset, Path(path).stem, time.perf_counter() - start,
                         time.process_time() - start_cpu))
     write_parquet(pd.concat(frames, ignore_index=True), out)
@@ -423,6 +420,19 @@ def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
     write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
 
 
+def conditions_note(evaluation: Mapping[str, Any]) -> str:
+    """The operating conditions of ``evaluation`` settings that differ from the paper's
+    (uniform c, the test set's class proportions, accuracy), for captions; "" for the paper."""
+    notes = []
+    if evaluation.get("cost_distribution", "uniform") not in ("uniform", "uniform:0,1"):
+        notes.append(f"c ~ {evaluation['cost_distribution']}")
+    if evaluation.get("prior") is not None:
+        notes.append(f"deployment class-0 proportion {evaluation['prior']}")
+    if evaluation.get("loss", "accuracy") != "accuracy":
+        notes.append(f"{evaluation['loss']} loss")
+    return "; ".join(notes)
+
+
 def step_tables(
     runs_path: Path | str,
     gammas: Sequence[str],
@@ -432,10 +442,13 @@ def step_tables(
     baselines: Sequence[str],
     published_dir: Path | str,
     formats: Sequence[str] | None = None,
+    conditions: str = "",
 ) -> None:
     """Tables 7 (by model) and 8 (by dataset, without the baselines) at each of ``gammas``
     (labels such as ``inf``, ``16``), written to ``out_table7[i]`` / ``out_table8[i]`` (CSV; the
-    other ``formats``, default :data:`threshold_choice.tables.TABLE_FORMATS`, beside them)."""
+    other ``formats``, default :data:`threshold_choice.tables.TABLE_FORMATS`, beside them).
+    ``conditions``: operating conditions other than the paper's, for the captions
+    (:func:`conditions_note`)."""
     from threshold_choice.tables import TABLE_FORMATS, table7, table8, write_table
 
     if not len(gammas) == len(out_table7) == len(out_table8):
@@ -443,18 +456,19 @@ def step_tables(
     formats = formats or TABLE_FORMATS
     runs = pd.read_parquet(runs_path)
     published = Path(published_dir)
+    suffix = f" ({conditions})" if conditions else ""  # the paper's conditions go unsaid
     for gamma, path7, path8 in zip(gammas, out_table7, out_table8, strict=True):
         g = gamma_of_label(gamma)
         write_table(
             table7(runs, g, published_dir=published),
             Path(path7).with_suffix(""),
-            caption=f"Table 7: means by model type, gamma = {gamma}",
+            caption=f"Table 7: means by model type, gamma = {gamma}{suffix}",
             formats=formats,
         )
         write_table(
             table8(runs, g, tuple(baselines), published_dir=published),
             Path(path8).with_suffix(""),
-            caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}",
+            caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}{suffix}",
             formats=formats,
         )
 

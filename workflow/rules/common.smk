@@ -8,7 +8,7 @@ from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator
 from threshold_choice.models.weka import is_weka_estimator
-from threshold_choice.pipeline import gamma_label
+from threshold_choice.pipeline import conditions_note, gamma_label
 
 try:
     check_config(config)
@@ -23,7 +23,9 @@ R = config["results"]
 with open(config["models"]["registry"], encoding="utf-8") as _fh:
     MODEL_ENTRIES = {
         m["name"]: json.loads(
-            json.dumps({k: v for k, v in m.items() if k != "description"}, sort_keys=True)
+            json.dumps(
+                {k: v for k, v in m.items() if k != "description"}, sort_keys=True
+            )
         )
         for m in yaml.safe_load(_fh)["models"]
     }

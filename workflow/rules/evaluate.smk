@@ -22,11 +22,12 @@ rule evaluate:
     params:
         methods=config["evaluation"]["methods"],
         gammas=[str(g) for g in config["evaluation"]["gammas"]],
-        estimator=config["evaluation"]["estimator"],
-        grid_size=config["evaluation"]["grid_size"],
-        seed=config["evaluation"]["seed"],
-        rate_threshold_offset=config["evaluation"]["rate_threshold_offset"],
-        tie_breaking=config["evaluation"]["tie_breaking"],
+        # everything else of evaluation: the LossSettings fields and the loss
+        settings={
+            k: v
+            for k, v in config["evaluation"].items()
+            if k not in ("methods", "gammas")
+        },
     script:
         "../scripts/evaluate.py"
 

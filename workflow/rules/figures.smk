@@ -69,7 +69,7 @@ rule figure1:
     conda:
         "../../environment.yml"
     params:
-        estimator=config["evaluation"].get("estimator", "exact"),
+        estimator=config["evaluation"]["estimator"],
         formats=FIGURE_FORMATS,
     script:
         "../scripts/figure1.py"
@@ -102,7 +102,7 @@ rule figures_credit_a:
         "../../environment.yml"
     params:
         gammas=["inf", "0"],
-        estimator=config["evaluation"].get("estimator", "exact"),
+        estimator=config["evaluation"]["estimator"],
         formats=FIGURE_FORMATS,
     script:
         "../scripts/figures_credit_a.py"

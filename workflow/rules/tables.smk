@@ -63,6 +63,7 @@ rule tables:
         gammas=GAMMAS,
         formats=TABLE_FORMATS,
         baselines=BASELINES,
+        conditions=conditions_note(config["evaluation"]),
         published=config.get("comparison", {}).get("published", "config/published"),
     script:
         "../scripts/tables.py"

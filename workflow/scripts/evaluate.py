@@ -9,10 +9,6 @@ with log_to(snakemake.log[0]):
         snakemake.output.runs,
         methods=snakemake.params.methods,
         gammas=snakemake.params.gammas,
-        estimator=snakemake.params.estimator,
-        grid_size=snakemake.params.grid_size,
-        seed=snakemake.params.seed,
-        rate_threshold_offset=snakemake.params.rate_threshold_offset,
-        tie_breaking=snakemake.params.tie_breaking,
+        settings=snakemake.params.settings,
         out_timings=snakemake.output.timings,
     )

@@ -11,4 +11,5 @@ with log_to(snakemake.log[0]):
         baselines=snakemake.params.baselines,
         published_dir=snakemake.params.published,
         formats=snakemake.params.formats,
+        conditions=snakemake.params.conditions,
     )
