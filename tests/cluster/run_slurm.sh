@@ -207,15 +207,18 @@ EOF
 
 if [ "$ACCOUNTING" -eq 1 ]; then
   note "starting mariadbd and slurmdbd"
-  mkdir -p "$D/mysql"
-  chown mysql:mysql "$D/mysql" 2>/dev/null
-  timeout 120 mariadb-install-db --user=mysql --datadir="$D/mysql" --auth-root-authentication-method=normal \
-    > "$D/log/mariadb-install.log" 2>&1 || { echo "FAIL: mariadb-install-db"; exit 1; }
-  start mariadbd mariadbd --user=mysql --datadir="$D/mysql" --socket="$D/run/mysqld.sock" \
-    --pid-file="$D/run/mysqld.pid" --bind-address=127.0.0.1 --port="$DB_PORT"
-  wait_for 60 mariadbd mariadb --socket="$D/run/mysqld.sock" -e "select 1"
-  mariadb --socket="$D/run/mysqld.sock" -e "create user if not exists 'slurm'@'127.0.0.1' identified by 'slurm'; \
-    grant all on slurm_acct_db.* to 'slurm'@'127.0.0.1'; create database if not exists slurm_acct_db;"
+  mkdir -p "$D/mysql" "$D/mysqlrun"
+  chown mysql:mysql "$D/mysql" "$D/mysqlrun"
+  sock="$D/mysqlrun/mysqld.sock"
+  timeout 120 mariadb-install-db --user=mysql --datadir="$D/mysql" \
+    --auth-root-authentication-method=normal > "$D/log/mariadb-install.log" 2>&1 \
+    || { echo "FAIL: mariadb-install-db"; exit 1; }
+  start mariadbd mariadbd --user=mysql --datadir="$D/mysql" --socket="$sock" \
+    --pid-file="$D/mysqlrun/mysqld.pid" --bind-address=127.0.0.1 --port="$DB_PORT"
+  wait_for 60 mariadbd mariadb --socket="$sock" -e "select 1"
+  mariadb --socket="$sock" -e "create database if not exists slurm_acct_db; \
+    create user if not exists 'slurm'@'127.0.0.1' identified by 'slurm'; \
+    grant all on slurm_acct_db.* to 'slurm'@'127.0.0.1';" || { echo "FAIL: database user"; exit 1; }
   cat > "$D/slurmdbd.conf" <<EOF
 AuthType=auth/munge
 AuthInfo=socket=$D/run/munge.socket
