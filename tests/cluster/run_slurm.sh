@@ -162,6 +162,8 @@ if [ "$ACCOUNTING" -eq 1 ]; then
   accounting_lines="AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$DBD_PORT
+# (for slurmdbd this names the munge socket)
+AccountingStoragePass=$D/run/munge.socket
 JobAcctGatherType=jobacct_gather/linux"
 fi
 export SLURM_CONF="$D/slurm.conf"
@@ -214,7 +216,7 @@ if [ "$ACCOUNTING" -eq 1 ]; then
     --auth-root-authentication-method=normal > "$D/log/mariadb-install.log" 2>&1 \
     || { echo "FAIL: mariadb-install-db"; exit 1; }
   start mariadbd mariadbd --user=mysql --datadir="$D/mysql" --socket="$sock" \
-    --pid-file="$D/mysqlrun/mysqld.pid" --bind-address=127.0.0.1 --port="$DB_PORT"
+    --pid-file="$D/mysqlrun/mysqld.pid" --bind-address=127.0.0.1 --port="$DB_PORT" --skip-name-resolve
   wait_for 60 mariadbd mariadb --socket="$sock" -e "select 1"
   mariadb --socket="$sock" -e "create database if not exists slurm_acct_db; \
     create user if not exists 'slurm'@'127.0.0.1' identified by 'slurm'; \
@@ -222,7 +224,8 @@ if [ "$ACCOUNTING" -eq 1 ]; then
   cat > "$D/slurmdbd.conf" <<EOF
 AuthType=auth/munge
 AuthInfo=socket=$D/run/munge.socket
-DbdHost=127.0.0.1
+DbdHost=$HOST
+DbdAddr=127.0.0.1
 DbdPort=$DBD_PORT
 SlurmUser=root
 PidFile=$D/run/slurmdbd.pid
@@ -235,7 +238,7 @@ StoragePass=slurm
 StorageLoc=slurm_acct_db
 EOF
   chmod 600 "$D/slurmdbd.conf"
-  start slurmdbd slurmdbd -D -f "$D/slurmdbd.conf"
+  start slurmdbd slurmdbd -D  # reads slurmdbd.conf beside $SLURM_CONF
   wait_for 60 slurmdbd timeout 5 sacctmgr -i show cluster
   timeout 20 sacctmgr -i add cluster threshold-choice >/dev/null
   timeout 20 sacctmgr -i add account tcacct Description=test Organization=test >/dev/null
