@@ -48,13 +48,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   made_policy=0
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod 755 "$policy" && made_policy=1
+    trap 'rm -f "$policy"' EXIT
   fi
   timeout 300 apt-get update -qq >/dev/null 2>&1
   update_status=$?
   timeout 600 apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=120 \
     "${missing[@]}" > /tmp/threshold-choice-slurm-apt.log 2>&1
   install_status=$?
-  [ "$made_policy" -eq 1 ] && rm -f "$policy"
+  [ "$made_policy" -eq 1 ] && { rm -f "$policy"; trap - EXIT; }
   if [ "$install_status" -ne 0 ]; then
     [ "$update_status" -ne 0 ] && skip "cannot reach Debian's package archive (apt-get update failed)"
     tail -5 /tmp/threshold-choice-slurm-apt.log
