@@ -169,7 +169,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         ax.set_xlabel("threshold probability t (treat iff score > t)")
         ax.set_ylabel("net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
         ax.grid(alpha=0.25)
-        ax.legend(fontsize=7, loc="upper right")
+        ax.legend(fontsize=7, loc="best")
 
     def _draw_references(self, ax: Axes, t: np.ndarray) -> None:
         drawn = {gid: [line for line in ax.get_lines() if line.get_gid() == gid]
