@@ -3,7 +3,10 @@ a figure (png, pdf or svg, from the suffix of ``--out``) with the plotted number
 beside it (same name, ``.csv``; columns ``panel, kind, series, x, y``, ``panel`` = the model).
 
 Several ``--test`` files (one per model, e.g. two classifiers on the same test set) share one
-axes, one colour per model; ``--train`` files, if given, pair with them in order.
+axes, one colour per model; ``--train`` files, if given, pair with them in order. Options that
+only one kind reads (``--thresholds``, ``--average``, ``--inclusive`` for decision curves,
+``--cost`` and ``--f-isometric`` for FROC, ``--bootstrap`` for the kinds with bands) are
+refused for the others, with the kinds that take them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from threshold_choice.plotting import (
     BrierCurveDisplay,
     CertaintyDisplay,
     CostCurveDisplay,
+    DecisionCurveDisplay,
+    FCostDisplay,
+    FROCDisplay,
     ThresholdChoiceDisplay,
     save_displays,
 )
@@ -33,7 +39,45 @@ KINDS: dict[str, type[ThresholdChoiceDisplay]] = {
     "cost-curves": CostCurveDisplay,
     "brier": BrierCurveDisplay,
     "certainty": CertaintyDisplay,
+    "decision-curve": DecisionCurveDisplay,
+    "froc": FROCDisplay,
+    "f-cost": FCostDisplay,
 }
+
+#: options read by some kinds only (argparse destination -> those kinds)
+_KIND_OPTIONS: dict[str, tuple[str, ...]] = {
+    "method": ("cost-curves", "brier", "certainty", "decision-curve", "f-cost"),
+    "gamma": ("cost-curves", "brier", "certainty", "decision-curve", "f-cost"),
+    "bootstrap": ("cost-curves", "brier", "certainty"),
+    "thresholds": ("decision-curve",),
+    "average": ("decision-curve",),
+    "inclusive": ("decision-curve",),
+    "cost": ("froc",),
+    "f_isometric": ("froc",),
+}
+
+
+def _display_kwargs(args: argparse.Namespace) -> dict:
+    """The Display's keyword arguments from the options; an option another kind reads is an
+    error rather than silently ignored."""
+    for dest, kinds in _KIND_OPTIONS.items():
+        if getattr(args, dest) and args.kind not in kinds:
+            option = "--" + dest.replace("_", "-")
+            raise UserError(f"{option} applies to plot kind(s) {', '.join(kinds)}, "
+                            f"not {args.kind}")
+    if args.kind == "froc":
+        return {"costs": args.cost, "f_isometrics": args.f_isometric}
+    kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
+    if args.method:
+        kwargs["methods"] = args.method
+    if args.gamma:
+        kwargs["gammas"] = [parse_gamma(g) for g in args.gamma]
+    if args.bootstrap:
+        kwargs.update(n_boot=args.bootstrap, seed=args.seed)
+    if args.kind == "decision-curve":
+        kwargs.update(thresholds=args.thresholds, average=args.average,
+                      inclusive=args.inclusive)
+    return kwargs
 
 
 def _run_plot(args: argparse.Namespace) -> int:
@@ -52,13 +96,7 @@ def _run_plot(args: argparse.Namespace) -> int:
     names = args.name or [Path(p).stem for p in args.test]
     if len(names) != len(args.test):
         raise UserError(f"{len(args.test)} --test files but {len(names)} --name values")
-    kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
-    if args.method:
-        kwargs["methods"] = args.method
-    if args.gamma:
-        kwargs["gammas"] = [parse_gamma(g) for g in args.gamma]
-    if args.bootstrap:
-        kwargs.update(n_boot=args.bootstrap, seed=args.seed)
+    kwargs = _display_kwargs(args)
     cls = KINDS[args.kind]
     several = len(args.test) > 1
     if several and issubclass(cls, CostCurveDisplay):
@@ -88,14 +126,20 @@ def _run_plot(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "plot",
-        help="plot cost curves, Brier/ROC cost curves or loss vs certainty of scores",
+        help="plot cost curves, Brier/ROC cost curves, loss vs certainty, decision curves, "
+        "FROC or F-cost curves of scores",
         description=(
             "Plot one or more models' scores (CSV files label,score; label 1 = the class "
             "whose probability the score estimates; predict 1 iff score > threshold). "
             "KIND: cost-curves (test cost lines and K(c) per method and gamma), brier (the "
             "optimal, Brier and ROC cost curves at gamma = inf), certainty (expected loss "
-            "against gamma per method, changes of the best method marked). Writes the figure "
-            "(--out, png/pdf/svg) and the plotted numbers beside it (.csv)."
+            "against gamma per method, changes of the best method marked), decision-curve (net "
+            "benefit against the threshold probability with treat-all/none; --method/--gamma "
+            "add methods' curves under an uncertain c_hat, --average LOW HIGH the exact mean "
+            "net benefit), froc (FROC points, hull and isometrics; the F-measure's positive "
+            "class is 0), f-cost (F-cost lines and expected 2FQ/(1-FQ) curves per method and "
+            "gamma). Writes the figure (--out, png/pdf/svg) and the plotted numbers beside it "
+            "(.csv)."
         ),
     )
     parser.add_argument("kind", choices=tuple(KINDS))
@@ -115,5 +159,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
                         help="draw 95%% bootstrap bands from N replicates of the test set")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
+    parser.add_argument("--thresholds", nargs="+", type=float, metavar="T",
+                        help="decision-curve: threshold probabilities in [0, 1) (default: 0, "
+                        "0.01, ..., 0.99)")
+    parser.add_argument("--average", nargs=2, type=float, action="append",
+                        metavar=("LOW", "HIGH"),
+                        help="decision-curve: exact average net benefit over t uniform on "
+                        "[LOW, HIGH] (repeatable)")
+    parser.add_argument("--inclusive", action="store_true",
+                        help="decision-curve: treat iff score >= t (dcurves); default score > t")
+    parser.add_argument("--cost", type=float, action="append", metavar="C",
+                        help="froc: mark the F-optimal point at cost proportion C (repeatable)")
+    parser.add_argument("--f-isometric", type=float, action="append", metavar="F",
+                        help="froc: draw the isometric of F-measure F (repeatable; default: "
+                        "the best F1)")
     parser.add_argument("--title", help="figure title")
     parser.set_defaults(func=_run_plot)

@@ -12,19 +12,30 @@ project's figure CSVs).
   curves in cost space (``001_...``).
 * :class:`CertaintyDisplay`: expected loss against the certainty gamma, per method, with the
   gammas where the best method changes (Fig. 5 for one model), optional bootstrap bands.
+* :class:`DecisionCurveDisplay`: net benefit against the threshold probability with treat-all
+  and treat-none (``002_...``), the decision curves of methods under an uncertain ``c_hat``,
+  exact average net benefits over ranges.
+* :class:`FROCDisplay`: the FROC curve, its convex hull, F-measure isometrics and F-optimal
+  points (``004_...``, Fig. 2); :class:`FCostDisplay`: F-cost lines and expected F-cost curves
+  ``K_F(c)`` per method and gamma (``004_...``, Fig. 3).
 
-A new plot (e.g. decision curves) is a subclass of :class:`ThresholdChoiceDisplay` with
+A new plot is a subclass of :class:`ThresholdChoiceDisplay` with
 ``_compute``, ``_draw`` and ``_records``.
 """
 
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, save_displays
 from threshold_choice.plotting.certainty import CertaintyDisplay
 from threshold_choice.plotting.cost_curves import BrierCurveDisplay, CostCurveDisplay
+from threshold_choice.plotting.decision_curves import DecisionCurveDisplay
+from threshold_choice.plotting.fmeasure import FCostDisplay, FROCDisplay
 
 __all__ = [
     "BrierCurveDisplay",
     "CertaintyDisplay",
     "CostCurveDisplay",
+    "DecisionCurveDisplay",
+    "FCostDisplay",
+    "FROCDisplay",
     "ThresholdChoiceDisplay",
     "save_displays",
 ]

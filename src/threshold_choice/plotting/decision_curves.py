@@ -1,0 +1,208 @@
+"""The decision curve Display (decision curve analysis; paper ``002_...``, Sect. 4.3).
+
+Conventions (those of :mod:`threshold_choice.decision_curves`): label 1 is the event (e.g. the
+disease) whose probability the score estimates; at the threshold probability ``t`` an example
+is treated iff ``score > t`` (``inclusive=True``: ``score >= t``, as ``dcurves``). The net
+benefit is ``NB(t) = TP/n - FP/n * t/(1 - t)``; treating everyone gives
+``pi1 - pi0 t/(1 - t)``, treating no one 0.
+
+A threshold choice method whose threshold comes from an uncertain estimate ``c_hat`` of the
+threshold probability (``c_hat ~ Beta(gamma t + 1, gamma (1 - t) + 1)``) has the decision
+curve ``E[NB](t) = pi1 - K(t) / (2 (1 - t))`` (:func:`expected_net_benefit`); score-driven at
+``gamma = inf`` is the plain curve (strict convention).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from numpy.typing import ArrayLike
+
+from threshold_choice.decision_curves import (
+    DEFAULT_THRESHOLDS,
+    average_net_benefit,
+    average_treat_all_net_benefit,
+    decision_curve,
+    expected_net_benefit,
+)
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import LossSettings
+from threshold_choice.figures import RunScores
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_label, method_style
+from threshold_choice.plotting.cost_curves import selection
+from threshold_choice.scorers import loss_settings
+from threshold_choice.uncertainty import format_gamma, parse_gamma
+
+#: gids of the reference curves, to draw them once per axes
+_REFERENCE_GID = {"treat_all": "decision-curve treat all",
+                  "treat_none": "decision-curve treat none"}
+
+
+def threshold_ranges(average: ArrayLike | None) -> list[tuple[float, float]]:
+    """``average`` as a list of ``(low, high)``: one pair ``(low, high)`` or several."""
+    if average is None:
+        return []
+    pairs = np.asarray(average, dtype=np.float64)
+    if pairs.ndim == 1 and pairs.size == 2:
+        pairs = pairs.reshape(1, 2)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise UserError(
+            f"average must be one (low, high) pair or a list of them, got {average!r}"
+        )
+    return [(float(lo), float(hi)) for lo, hi in pairs]
+
+
+class DecisionCurveDisplay(ThresholdChoiceDisplay):
+    """Net benefit against the threshold probability, with treat-all and treat-none.
+
+    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
+    ``thresholds`` (default 0, 0.01, ..., 0.99, as ``dcurves``), ``inclusive`` (treat iff
+    ``score >= t``), ``methods`` / ``gammas`` (the decision curves of threshold choice
+    methods given an uncertain ``c_hat``; either one alone: ``methods`` default
+    ``["score-driven"]``, ``gammas`` default ``[inf]``; train-optimal needs the training
+    scores), ``settings`` / LossSettings fields (the selection options), ``average`` (one
+    ``(low, high)`` or several: the exact average net benefit over ``t`` uniform on the range,
+    drawn as a segment over it)).
+
+    Attributes
+    ----------
+    curve:
+        ``threshold, net_benefit, treat_all, treat_none`` (:func:`decision_curve`).
+    method_curves:
+        ``method, gamma, threshold, net_benefit`` (:func:`expected_net_benefit`), or None.
+    averages:
+        ``low, high, net_benefit, treat_all, treat_none``: exact means over each range
+        (:func:`average_net_benefit`; strict or inclusive does not matter for a mean).
+    """
+
+    def __init__(
+        self,
+        *,
+        curve: pd.DataFrame,
+        method_curves: pd.DataFrame | None = None,
+        averages: pd.DataFrame | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.curve = curve
+        self.method_curves = method_curves
+        self.averages = averages if averages is not None else pd.DataFrame(
+            columns=["low", "high", "net_benefit", "treat_all", "treat_none"]
+        )
+        self.name = name
+
+    @classmethod
+    def _compute(
+        cls,
+        run: RunScores,
+        *,
+        thresholds: ArrayLike | None = None,
+        inclusive: bool = False,
+        methods: Sequence[str] | None = None,
+        gammas: Sequence[float] | None = None,
+        average: ArrayLike | None = None,
+        settings: LossSettings | None = None,
+        **settings_kwargs: Any,
+    ) -> DecisionCurveDisplay:
+        t = DEFAULT_THRESHOLDS if thresholds is None else thresholds
+        curve = decision_curve(run.test_y, run.test_s, t, inclusive=inclusive)
+        test, train = run.lines()
+        method_curves = None
+        if methods is not None or gammas is not None:
+            chosen = loss_settings(settings, **settings_kwargs)
+            grid = [parse_gamma(g) for g in (gammas if gammas is not None else [math.inf])]
+            parts = [
+                pd.DataFrame({
+                    "method": method, "gamma": gamma, "threshold": curve["threshold"],
+                    "net_benefit": expected_net_benefit(
+                        selection(method, test, train, gamma, chosen), gamma,
+                        curve["threshold"], pi1=test.pi1,
+                    ),
+                })
+                for method in (methods or ["score-driven"]) for gamma in grid
+            ]
+            method_curves = pd.concat(parts, ignore_index=True)
+        rows = [
+            (lo, hi, average_net_benefit(run.test_y, run.test_s, lo, hi),
+             average_treat_all_net_benefit(test.pi1, lo, hi), 0.0)
+            for lo, hi in threshold_ranges(average)
+        ]
+        averages = pd.DataFrame(rows, columns=["low", "high", "net_benefit", "treat_all",
+                                               "treat_none"])
+        return cls(curve=curve, method_curves=method_curves, averages=averages)
+
+    def _draw(self, ax: Axes, *, color: Any = None, references: bool = True,
+              **line_kwargs: Any) -> None:
+        """``color``: one colour for this display (several models; methods by line style);
+        ``references``: draw treat-all and treat-none (once per axes: a treat-all curve equal
+        to one already drawn, as for models on the same test set, is not drawn again);
+        ``line_kwargs``: passed to every net benefit curve's ``plot``."""
+        t = self.curve["threshold"].to_numpy()
+        if references:
+            self._draw_references(ax, t)
+        ax.plot(t, self.curve["net_benefit"], lw=1.8, zorder=3,
+                label=self._label("model"), **{"color": color or "k", **line_kwargs})
+        if self.method_curves is not None:
+            methods = list(dict.fromkeys(self.method_curves["method"]))
+            for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
+                                                                  sort=False):
+                style = method_style(method, methods.index(method), gamma, color)
+                ax.plot(rows["threshold"], rows["net_benefit"], lw=1.4, zorder=3,
+                        label=self._label(f"{method}, {gamma_label(gamma)}"),
+                        **{**style, **line_kwargs})
+        for row in self.averages.itertuples(index=False):
+            ax.axvspan(row.low, row.high, color=color or "0.85", alpha=0.12, lw=0, zorder=0)
+            ax.plot([row.low, row.high], [row.net_benefit] * 2, color=color or "k", lw=4,
+                    alpha=0.45, solid_capstyle="butt", zorder=2,
+                    label=self._label(f"mean NB on [{row.low:g}, {row.high:g}]: "
+                                      f"{row.net_benefit:.4f} (treat all {row.treat_all:.4f})"))
+        # net benefit is at most pi1 (treat-all at t = 0); below 0 only a margin is useful
+        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in ax.get_lines())
+        top = top if top > 0 else 1.0
+        ax.set_ylim(-0.15 * top, 1.1 * top)
+        if t.size > 1:
+            ax.set_xlim(float(t.min()), float(t.max()))
+        ax.set_xlabel("threshold probability t (treat iff score > t)")
+        ax.set_ylabel("net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=7, loc="best")
+
+    def _draw_references(self, ax: Axes, t: np.ndarray) -> None:
+        drawn = {gid: [line for line in ax.get_lines() if line.get_gid() == gid]
+                 for gid in _REFERENCE_GID.values()}
+        treat_all = self.curve["treat_all"].to_numpy()
+        same = [line for line in drawn[_REFERENCE_GID["treat_all"]]
+                if np.array_equal(line.get_xdata(), t)
+                and np.array_equal(line.get_ydata(), treat_all)]
+        if not same:
+            label = "treat all" if not drawn[_REFERENCE_GID["treat_all"]] else self._label(
+                "treat all")
+            ax.plot(t, treat_all, color="0.45", ls="--", lw=1.2, zorder=2, label=label,
+                    gid=_REFERENCE_GID["treat_all"])
+        if not drawn[_REFERENCE_GID["treat_none"]]:
+            ax.plot(t, self.curve["treat_none"], color="0.45", ls=":", lw=1.2, zorder=2,
+                    label="treat none", gid=_REFERENCE_GID["treat_none"])
+
+    def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
+        t = self.curve["threshold"]
+        yield "net_benefit", "model", t, self.curve["net_benefit"]
+        yield "treat_all", "treat all", t, self.curve["treat_all"]
+        yield "treat_none", "treat none", t, self.curve["treat_none"]
+        if self.method_curves is not None:
+            for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
+                                                                  sort=False):
+                yield ("expected_net_benefit", f"{method} gamma={format_gamma(gamma)}",
+                       rows["threshold"], rows["net_benefit"])
+        for row in self.averages.itertuples(index=False):
+            span = f"[{row.low:g}, {row.high:g}]"
+            for column, what in (("net_benefit", "model"), ("treat_all", "treat all"),
+                                 ("treat_none", "treat none")):
+                value = getattr(row, column)
+                yield "average_net_benefit", f"{what} {span}", [row.low, row.high], [value] * 2
+
+
+__all__ = ["DecisionCurveDisplay", "threshold_ranges"]

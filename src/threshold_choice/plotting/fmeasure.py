@@ -1,0 +1,243 @@
+"""F-measure Displays (paper ``004_...``, Sect. 4): the FROC curve with its convex hull, and
+the F-cost lines with the expected F-cost curves ``K_F(c)`` of threshold choice methods.
+
+Conventions (those of :mod:`threshold_choice.fmeasure`): the F-measure's positive class is
+**class 0** (low scores; a threshold ``t`` predicts 0 iff ``score <= t``). FROC space plots
+``G_y = 1/precision - 1 = FP/TP`` against ``G_x = 1/recall - 1 = FN/TP``; its origin is
+perfect, F-measure isometrics are ``G_x + G_y = 2/F - 2`` (slope -1), and at cost proportion
+``c`` the isometrics of ``2FQ/(1 - FQ) = 2c G_x + 2(1 - c) G_y`` have slope ``-c/(1 - c)``.
+The all-positive classifier (everything predicted 0) is ``(0, n1/n0)``, which bounds the
+useful part of the plot (the paper's ``(1 - pi)/pi``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.figures import RunScores, _c_grid
+from threshold_choice.fmeasure import FCostLines, expected_f_cost_curve, froc_points
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_label, method_style
+from threshold_choice.plotting.cost_curves import CostCurveDisplay, default_methods, selection
+from threshold_choice.scorers import loss_settings
+from threshold_choice.uncertainty import parse_gamma
+
+INF = math.inf
+_FROC_X_LABEL = "G_x = 1/recall \u2212 1 = FN/TP   (positive class: 0)"
+_F_COST_LABEL = "2FQ/(1 \u2212 FQ) = 2c G_x + 2(1 \u2212 c) G_y"
+
+
+def _costs(costs: ArrayLike | None) -> NDArray[np.float64]:
+    c = np.atleast_1d(np.asarray([] if costs is None else costs, dtype=np.float64))
+    bad = ~((c >= 0.0) & (c <= 1.0))
+    if bad.any():
+        raise UserError(f"cost proportions must be in [0, 1], got {c[bad][0]}")
+    return c
+
+
+class FROCDisplay(ThresholdChoiceDisplay):
+    """The FROC curve (paper 004, Fig. 2 right): one point per threshold with ``TP > 0``,
+    joined in threshold order, its convex hull (the thresholds F-optimal for some ``c``), the
+    F-measure isometrics and, for given costs, the F-optimal point and its isometric.
+
+    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
+    ``f_isometrics`` (F values whose isometrics are drawn; default: the best F1 of the
+    points), ``costs`` (cost proportions ``c`` whose F-optimal point is marked)).
+
+    Attributes
+    ----------
+    points:
+        :func:`~threshold_choice.fmeasure.froc_points` (``threshold, tp, fp, fn, G_x, G_y,
+        F1, on_hull``).
+    isometrics:
+        ``F, level``: the isometric ``G_x + G_y = level = 2/F - 2``.
+    optimal:
+        ``c, threshold, G_x, G_y, f_cost``: the point minimising ``f_cost = 2c G_x + 2(1 - c)
+        G_y`` at each cost (the test-optimal F-cost at ``c``; lowest threshold on ties).
+    bound:
+        ``n1/n0``: the all-positive classifier's ``G_y``.
+    """
+
+    def __init__(self, *, points: pd.DataFrame, isometrics: pd.DataFrame,
+                 optimal: pd.DataFrame, bound: float, name: str | None = None) -> None:
+        self.points = points
+        self.isometrics = isometrics
+        self.optimal = optimal
+        self.bound = bound
+        self.name = name
+
+    @classmethod
+    def _compute(
+        cls,
+        run: RunScores,
+        *,
+        f_isometrics: Sequence[float] | None = None,
+        costs: ArrayLike | None = None,
+    ) -> FROCDisplay:
+        points = froc_points(run.test_y, run.test_s)
+        f = np.atleast_1d(np.asarray(
+            [points["F1"].max()] if f_isometrics is None else f_isometrics, dtype=np.float64))
+        bad = ~((f > 0) & (f <= 1))  # also NaN
+        if bad.any():
+            raise UserError(f"F-measure isometrics need F values in (0, 1], got {f[bad][0]}")
+        c = _costs(costs)
+        gx, gy = points["G_x"].to_numpy(), points["G_y"].to_numpy()
+        values = 2.0 * c[:, None] * gx + 2.0 * (1.0 - c[:, None]) * gy  # (costs, points)
+        best = np.argmin(values, axis=1)
+        optimal = pd.DataFrame({
+            "c": c, "threshold": points["threshold"].to_numpy()[best], "G_x": gx[best],
+            "G_y": gy[best], "f_cost": values[np.arange(c.size), best],
+        })
+        n0 = int(np.sum(run.test_y == 0))
+        return cls(points=points, isometrics=pd.DataFrame({"F": f, "level": 2.0 / f - 2.0}),
+                   optimal=optimal, bound=(run.test_y.size - n0) / n0)
+
+    def _hull(self) -> pd.DataFrame:
+        return self.points[self.points["on_hull"]].sort_values("G_x")
+
+    def _draw(self, ax: Axes, *, color: Any = None, bounded: bool = True,
+              **line_kwargs: Any) -> None:
+        """``color``: one colour for this display (several models); ``bounded``: both axes
+        end just past ``n1/n0`` (the all-positive point), as the paper's Fig. 2."""
+        points, hull = self.points, self._hull()
+        ax.plot(points["G_x"], points["G_y"], marker="o", ms=2.5, lw=0.8,
+                color=color or "0.55", label=self._label("FROC curve"), **line_kwargs)
+        ax.plot(hull["G_x"], hull["G_y"], marker="o", ms=4.5, lw=1.6, color=color or "C3",
+                label=self._label(f"FROC hull ({len(hull)} points)"), zorder=3)
+        top = 1.05 * self.bound
+        if ax.get_xlabel() == _FROC_X_LABEL:  # another FROC display drew here: widest bound
+            top = max(top, ax.get_xlim()[1])
+        for row in self.isometrics.itertuples(index=False):
+            ax.plot([0.0, row.level], [row.level, 0.0], color=color or "0.3", ls="--", lw=0.8,
+                    label=self._label(f"F = {row.F:.3f} isometric"))
+        for row in self.optimal.itertuples(index=False):
+            (x0, y0), (x1, y1) = _isoline(row.f_cost, row.c, top)
+            ax.plot([x0, x1], [y0, y1], color=color or "C0", ls=":", lw=1.0)
+            ax.plot([row.G_x], [row.G_y], marker="*", ms=11, ls="none", color=color or "C0",
+                    zorder=4, label=self._label(f"F-optimal at c = {row.c:g}: "
+                                                f"2FQ/(1\u2212FQ) = {row.f_cost:.3f}"))
+        if bounded:
+            ax.set_xlim(0, top)
+            ax.set_ylim(0, top)
+        ax.set_xlabel(_FROC_X_LABEL)
+        ax.set_ylabel("G_y = 1/precision \u2212 1 = FP/TP")
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=7, loc="upper right")
+
+    def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
+        yield "froc_point", "FROC curve", self.points["G_x"], self.points["G_y"]
+        hull = self._hull()
+        yield "froc_hull", "FROC hull", hull["G_x"], hull["G_y"]
+        for row in self.isometrics.itertuples(index=False):
+            yield "isometric", f"F={row.F:.6g}", [0.0, row.level], [row.level, 0.0]
+        for row in self.optimal.itertuples(index=False):
+            yield "f_optimal", f"c={row.c:g} f_cost={row.f_cost:.10g}", row.G_x, row.G_y
+
+
+def _isoline(value: float, c: float, top: float) -> tuple[tuple[float, float], ...]:
+    """End points of ``2c x + 2(1 - c) y = value`` inside ``[0, top]^2`` (for drawing)."""
+    if c >= 1.0:
+        return (value / 2.0, 0.0), (value / 2.0, top)
+    if c <= 0.0:
+        return (0.0, value / 2.0), (top, value / 2.0)
+    return (0.0, value / (2.0 * (1.0 - c))), (value / (2.0 * c), 0.0)
+
+
+class FCostDisplay(CostCurveDisplay):
+    """F-cost lines ``2FQ/(1 - FQ)`` (from ``2 G_y`` at ``c = 0`` to ``2 G_x`` at ``c = 1``;
+    paper 004, Fig. 3 right) and the expected F-cost curves ``K_F(c)`` per method and gamma
+    (:func:`~threshold_choice.fmeasure.expected_f_cost_curve`); the legend gives their areas,
+    ``expected_losses(..., loss_function="f-measure")`` (``inf`` when a method picks a
+    threshold without true positives with positive probability; those parts of a curve are
+    not drawn).
+
+    Keyword arguments: ``methods`` (default test-optimal, train-optimal (with training
+    scores), score-driven, rate-driven), ``gammas`` (default inf), ``settings`` /
+    LossSettings fields, ``cost_lines`` (keep the finite F-cost lines, default True).
+    Attributes as :class:`CostCurveDisplay` (``cost_lines``: the lines with ``TP > 0``;
+    ``bands`` is None), and ``bound = 2 n1/n0``, the all-positive line's height at ``c = 0``
+    (the upper limit of the drawing: the optimal curve stays below it).
+    """
+
+    DEFAULT_METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
+    DEFAULT_GAMMAS = (INF,)
+    bound: float = 2.0
+
+    @classmethod
+    def _compute(  # type: ignore[override]
+        cls,
+        run: RunScores,
+        *,
+        methods: Sequence[str] | None = None,
+        gammas: Sequence[float] | None = None,
+        settings: LossSettings | None = None,
+        cost_lines: bool = True,
+        **settings_kwargs: Any,
+    ) -> FCostDisplay:
+        chosen = loss_settings(settings, **settings_kwargs)
+        methods = default_methods(methods, cls.DEFAULT_METHODS, run)
+        gammas = [parse_gamma(g) for g in (cls.DEFAULT_GAMMAS if gammas is None else gammas)]
+        # first: it checks the methods, the training scores and the tie-breaking option
+        areas = expected_losses(
+            run.test_y, run.test_s, train_y=run.train_y, train_s=run.train_s,
+            methods=methods, gammas=gammas, settings=chosen, loss_function="f-measure",
+        )
+        test = FCostLines.from_scores(run.test_y, run.test_s, what="test scores")
+        train = None
+        if run.train_y is not None and run.train_s is not None:
+            train = FCostLines.from_scores(run.train_y, run.train_s, what="training scores")
+        parts = []
+        for method in methods:
+            for gamma in gammas:
+                sel = selection(method, test, train, gamma, chosen)
+                c = _c_grid(sel, gamma)
+                parts.append(pd.DataFrame({"method": method, "gamma": gamma, "c": c,
+                                           "loss": expected_f_cost_curve(sel, gamma, c)}))
+        finite = test.finite
+        lines = np.column_stack([test.left[finite], test.right[finite]]) if cost_lines else None
+        display = cls(curves=pd.concat(parts, ignore_index=True), areas=areas, cost_lines=lines)
+        display.bound = 2.0 * test.n1 / test.n0
+        return display
+
+    def _draw(self, ax: Axes, *, color: Any = None, cost_lines: bool = True,
+              **line_kwargs: Any) -> None:
+        """``color``: one colour for this display (several models; methods by line style);
+        ``cost_lines``: draw the F-cost lines; ``line_kwargs``: passed to every curve."""
+        if cost_lines and self.cost_lines is not None:
+            segments = [[(0.0, a), (1.0, b)] for a, b in self.cost_lines]
+            ax.add_collection(LineCollection(
+                segments, colors=color or "0.7", linewidths=0.6, alpha=0.15 if color else 1.0,
+                zorder=1, label=self._label("F-cost lines"),
+            ))
+        methods = list(dict.fromkeys(self.curves["method"]))
+        area = self.areas.set_index(["method", "gamma"])["expected_loss"]
+        for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
+            style = method_style(method, methods.index(method), gamma, color)
+            loss = curve["loss"].to_numpy()
+            text = f"{method}, {gamma_label(gamma)}: {area[(method, gamma)]:.4f}"
+            ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6, zorder=3,
+                    label=self._label(text), **{**style, **line_kwargs})
+        # the curves of every display on the axes set the height, up to the all-positive
+        # line's (near an infinite part K_F of a poor method can be far higher)
+        heights = [np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
+                   for line in ax.get_lines()]
+        top = min(1.05 * self.bound, 1.15 * max(heights)) or 1.05 * self.bound
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, top)
+        ax.set_xlabel("cost proportion c   (F-measure positive class: 0)")
+        ax.set_ylabel(_F_COST_LABEL)
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=7, title="expected 2FQ/(1\u2212FQ) (area)", title_fontsize=7,
+                  loc="upper right")
+
+
+__all__ = ["FCostDisplay", "FROCDisplay"]
