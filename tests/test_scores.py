@@ -75,8 +75,9 @@ def test_layout_rows_and_labels() -> None:
     assert sorted(scores["split"].unique()) == [2, 3]
     np.testing.assert_array_equal(scores["label"], y[scores["row"]])
     assert scores["score"].between(0, 1).all()
-    assert list(timings.columns) == ["split", "fit_seconds", "predict_seconds"]
-    assert (timings[["fit_seconds", "predict_seconds"]] >= 0).all().all()
+    seconds = ["fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds"]
+    assert list(timings.columns) == ["split", *seconds]
+    assert (timings[seconds] >= 0).all().all()
 
 
 def test_missing_rows_dropped_for_fitting_but_scored() -> None:
