@@ -497,11 +497,13 @@ def test_the_workflow_reruns_the_paper_under_another_belief_about_the_cost(tmp_p
     evaluation = {**TINY["evaluation"], "cost_distribution": "beta:2,2", "prior": 0.3}
     config = write_config(tmp_path, datasets=["haberman"],
                           models={"use": ["Prior", "NB"], "baselines": ["Prior"]},
-                          evaluation=evaluation)
-    snakemake("tables", config_file=config)
+                          evaluation=evaluation, outputs={"figures": ["svg"]})
+    snakemake("tables", "figures_runs", config_file=config)
     results = tmp_path / "results"
     caption = (results / "tables" / "table7_gamma-inf.md").read_text()
     assert "c ~ beta:2,2; deployment class-0 proportion 0.3" in caption
+    # the figures say it too (their SVG keeps the title as text)
+    assert "c ~ beta:2,2" in (results / "figures" / "fig5.svg").read_text()
     runs = pd.read_parquet(results / "runs.parquet")
     # the runs are the library's under the same settings (the defaults of the schema: the
     # paper's grid estimator and the authors' conventions)

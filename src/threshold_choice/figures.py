@@ -518,6 +518,7 @@ def figure5(
     methods: Sequence[str] = ("train-optimal", "score-driven", "test-optimal", "rate-driven"),
     exclude: Sequence[str] = BASELINES,
     formats: Sequence[str] = FIGURE_FORMATS,
+    conditions: str = "",
 ) -> dict[str, Path]:
     """Fig. 5: mean expected loss per model type (over all its runs) against gamma, one panel
     per method (the paper shows train-optimal and score-driven; the others are added). The
@@ -552,7 +553,8 @@ def figure5(
         ax.set_title(method)
         ax.grid(alpha=0.25)
     axes[0].legend(fontsize=7, ncols=2, title="model type", title_fontsize=7)
-    fig.suptitle("Fig. 5: expected loss vs certainty, mean over datasets and splits")
+    fig.suptitle("Fig. 5: expected loss vs certainty, mean over datasets and splits"
+                 + (f" ({conditions})" if conditions else ""))
     return _write(fig, stem, data, formats)
 
 
@@ -564,6 +566,7 @@ def figure6(
     x_method: str = "train-optimal",
     y_method: str = "score-driven",
     formats: Sequence[str] = FIGURE_FORMATS,
+    conditions: str = "",
 ) -> dict[str, Path]:
     """Fig. 6: per run, score-driven (y) against train-optimal (x) loss, one panel per gamma
     (the paper: inf and 0), one colour per model type; per-model means as large markers with
@@ -606,7 +609,8 @@ def figure6(
         ax.set_title(f"{panel}: above the diagonal {y_method} is worse")
         ax.grid(alpha=0.25)
         ax.legend(fontsize=7, ncols=2, title="model type (mean)", title_fontsize=7)
-    fig.suptitle(f"Fig. 6: {y_method} vs {x_method}, one point per run")
+    fig.suptitle(f"Fig. 6: {y_method} vs {x_method}, one point per run"
+                 + (f" ({conditions})" if conditions else ""))
     return _write(fig, stem, data, formats)
 
 

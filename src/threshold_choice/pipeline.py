@@ -481,19 +481,21 @@ def _run_scores(path: Path | str, split: int = 1) -> Any:
 
 def step_figures_runs(
     runs_path: Path | str, out_dir: Path | str, *, methods: Sequence[str],
-    baselines: Sequence[str], formats: Sequence[str] | None = None,
+    baselines: Sequence[str], formats: Sequence[str] | None = None, conditions: str = "",
 ) -> None:
     """Figs 5 (expected loss vs gamma per model type) and 6 (per-run scatter at gamma = inf
-    and the lowest configured gamma, 0 in the paper)."""
+    and the lowest configured gamma, 0 in the paper); ``conditions``: operating conditions
+    other than the paper's, for the titles (:func:`conditions_note`)."""
     from threshold_choice.figures import FIGURE_FORMATS, figure5, figure6
 
     formats = formats or FIGURE_FORMATS
     runs = pd.read_parquet(runs_path)
     out = Path(out_dir)
-    figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines), formats=formats)
+    figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines), formats=formats,
+            conditions=conditions)
     lowest = float(runs["gamma"].min())
     figure6(runs, out / "fig6", gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,),
-            formats=formats)
+            formats=formats, conditions=conditions)
 
 
 def step_figures_toy(out_dir: Path | str, *, formats: Sequence[str] | None = None) -> None:

@@ -24,6 +24,7 @@ rule figures_runs:
         methods=config["evaluation"]["methods"],
         baselines=BASELINES,
         formats=FIGURE_FORMATS,
+        conditions=conditions_note(config["evaluation"]),
     script:
         "../scripts/figures_runs.py"
 

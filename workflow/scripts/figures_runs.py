@@ -11,4 +11,5 @@ with log_to(snakemake.log[0]):
         methods=snakemake.params.methods,
         baselines=snakemake.params.baselines,
         formats=snakemake.params.formats,
+        conditions=snakemake.params.conditions,
     )
