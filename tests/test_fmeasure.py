@@ -424,3 +424,49 @@ def test_loss_command_with_the_f_measure_loss(tmp_path, capsys):
     assert got["rate-driven"] == INF and math.isfinite(got["test-optimal"])
     assert main([*args, "--loss", "f-measure", "--tie-breaking", "authors"]) == 2
     assert "f-measure" in capsys.readouterr().err
+
+
+def weighted_reference_loss(method, y, s, ty, ts, gamma, pdf, low, high):
+    """reference_loss with the true cost c of density ``pdf`` on [low, high]."""
+    edges, lines, other = reference_pieces(method, y, s, ty, ts)
+    infinite = ~np.isfinite(lines[:, 0])
+    if other is not None:
+        infinite |= ~np.isfinite(other[:, 0])
+    if math.isinf(gamma):  # only the pieces the costs of positive density reach
+        reach = (edges[1:] > low) & (edges[:-1] < high) & (np.diff(edges) > 0)
+    else:  # c_hat reaches every piece
+        reach = np.diff(edges) > 0
+    if np.any(infinite & reach):
+        return INF
+    inner = edges[(edges > low) & (edges < high)]
+    return quad(
+        lambda c: reference_curve(c, gamma, edges, lines, other) * pdf(c),
+        low,
+        high,
+        points=inner if math.isinf(gamma) and inner.size else None,
+        epsabs=1e-13,
+        epsrel=1e-13,
+        limit=500,
+    )[0]
+
+
+@pytest.mark.parametrize(
+    ("spec", "gammas"),
+    [("beta:2,2", [INF, 4.0]), ("uniform:0.2,0.8", [INF])],
+)
+@pytest.mark.parametrize("method", ["test-optimal", "train-optimal", "score-driven"])
+def test_expected_f_loss_under_a_cost_distribution_matches_the_weighted_reference(
+    spec, gammas, method
+):
+    from scipy.stats import beta
+
+    pdf, low, high = ((lambda c: beta.pdf(c, 2, 2)), 0.0, 1.0) if spec.startswith("beta") \
+        else ((lambda c: 1 / 0.6), 0.2, 0.8)
+    for case, ((y, s), (ty, ts)) in CASES.items():
+        for gamma in gammas:
+            expected = weighted_reference_loss(method, y, s, ty, ts, gamma, pdf, low, high)
+            got = f_loss(method, y, s, ty, ts, gamma, distribution=spec)
+            if math.isinf(expected):
+                assert got == INF, (case, gamma)
+            else:
+                assert got == pytest.approx(expected, abs=1e-8), (case, gamma)
