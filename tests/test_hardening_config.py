@@ -97,13 +97,13 @@ def test_one_gamma_under_two_spellings_is_rejected(first, second):
     assert "lists one certainty level twice" in message
 
 
-@pytest.mark.parametrize("gamma", [1e-5, 1e70])
-def test_a_gamma_that_cannot_name_its_files_is_rejected(gamma):
-    assert "which the workflow cannot use" in rejected(changed("evaluation", gammas=["inf", gamma]))
+@pytest.mark.parametrize(("gamma", "label"), [(1e-5, "1e-05"), (1e70, "1e+70"), (1e20, "1e+20"),
+                                              (0.0001, "0.0001"), (0, "0")])
+def test_tiny_and_huge_gammas_name_their_files_in_exponent_form(gamma, label):
+    from threshold_choice.pipeline import gamma_label
 
-
-def test_large_and_small_plain_gammas_pass():
-    check_config(changed("evaluation", gammas=["inf", 0.0001, 1e20, 0]), root=REPO)
+    check_config(changed("evaluation", gammas=["inf", gamma]), root=REPO)
+    assert gamma_label(gamma) == label
 
 
 # -- names and folders ---------------------------------------------------------------------------
@@ -187,17 +187,22 @@ def test_the_tiny_yaml_config_is_accepted(tmp_path):
         ({"gammas": "[inf, Inf, 4]"}, "lists one certainty level twice"),
         ({"gammas": '[inf, 4, "4.0"]'}, "lists one certainty level twice"),
         ({"gammas": "[inf, 1e6]"}, "write it as 1.0e+6 or 1000000"),
-        ({"gammas": "[inf, 0.00001]"}, "which the workflow cannot use"),
         ({"baselines": "[Prior, Randm]"}, "models.baselines names unknown model(s) Randm"),
         ({"published": "no/such/folder"}, "comparison.published 'no/such/folder' is not a folder"),
     ],
-    ids=["empty-results", "inf-twice", "4-twice", "1e6", "tiny-gamma", "baseline", "published"],
+    ids=["empty-results", "inf-twice", "4-twice", "1e6", "baseline", "published"],
 )
 def test_the_workflow_rejects_it_before_any_job(tmp_path, overrides, message):
     proc = snakemake("--dry-run", config_file=write_tiny(tmp_path, **overrides), check=False)
     assert proc.returncode != 0
     assert message in proc.stdout + proc.stderr
     assert "Job stats" not in proc.stdout + proc.stderr  # nothing was planned
+
+
+@pytest.mark.slow
+def test_the_workflow_plans_the_tables_of_a_tiny_gamma(tmp_path):
+    proc = snakemake("--dry-run", config_file=write_tiny(tmp_path, gammas="[inf, 0.00001]"))
+    assert "table7_gamma-1e-05.csv" in proc.stdout + proc.stderr
 
 
 @pytest.mark.slow

@@ -53,7 +53,8 @@ _NUMERIC_KEYS: tuple[tuple[tuple[str, ...], bool], ...] = (
     (("comparison", "tolerance"), False),
 )
 #: what a gamma's label in the result file names must look like (``common.smk``'s wildcard)
-_GAMMA_LABEL = re.compile(r"^(inf|[0-9]+(\.[0-9]+)?)$")
+# as format_gamma writes them: inf, 16, 0.5, 1e-05, 1e+300 (the workflow's gamma wildcard)
+_GAMMA_LABEL = re.compile(r"^(inf|[0-9]+(\.[0-9]+)?(e[+-][0-9]+)?)$")
 _GAMMA_LABEL_MAX = 64  # characters: file names stay far below the usual 255-byte limit
 
 
@@ -187,9 +188,7 @@ def _check_gammas(raw: Sequence[Any]) -> None:
             shown = label if len(label) <= 20 else f"{label[:20]}..."
             raise UserError(
                 f"config: evaluation.gammas: {value!r} would name its result files "
-                f"'gamma-{shown}', which the workflow cannot use; give a gamma of 0 or between "
-                f"0.0001 and 1e{_GAMMA_LABEL_MAX - 1} (the losses approach their gamma = inf "
-                "values as gamma grows: use inf)"
+                f"'gamma-{shown}', which the workflow cannot use; give a number >= 0 or inf"
             )
     if not any(math.isinf(g) for g in seen):
         raise UserError(

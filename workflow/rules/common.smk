@@ -59,7 +59,7 @@ os.environ.setdefault("THRESHOLD_CHOICE_CACHE", os.path.join(R, "cache", "moment
 wildcard_constraints:
     dataset=r"[A-Za-z0-9_.-]+",
     model=r"[A-Za-z0-9_.-]+",
-    gamma=r"inf|[0-9]+(\.[0-9]+)?",
+    gamma=r"inf|[0-9]+(\.[0-9]+)?(e[+-][0-9]+)?",
 
 
 def all_outputs():
