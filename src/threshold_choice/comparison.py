@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.tables import (
     BASELINES,
@@ -38,7 +39,6 @@ from threshold_choice.tables import (
     PUBLISHED_FILES,
     VALUE_COLUMNS,
     runs_at_gamma,
-    write_text_atomic,
 )
 from threshold_choice.uncertainty import format_gamma
 

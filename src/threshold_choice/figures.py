@@ -27,7 +27,6 @@ use matplotlib's object API with the Agg renderer (no pyplot state, no display n
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +39,7 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
 from scipy.stats import beta as beta_dist
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import PAPER_METHODS
@@ -222,15 +221,8 @@ def _figure(
 
 
 def _save_atomic(fig: Figure, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with atomic_output(path) as tmp:
         fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:

@@ -12,7 +12,6 @@ import contextlib
 import inspect
 import logging
 import math
-import os
 import sys
 import traceback
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -23,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output
 from threshold_choice.errors import UserError
 from threshold_choice.metrics import METRICS
 
@@ -58,36 +57,15 @@ def log_to(path: Path | str) -> Iterator[None]:
             logging.getLogger().removeHandler(handler)
 
 
-def atomic_path(path: Path) -> tuple[int, Path]:
-    """A temporary file beside ``path`` (caller renames it over ``path`` when complete)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    return fd, Path(tmp)
-
-
 def write_parquet(frame: pd.DataFrame, path: Path | str) -> None:
     """Write ``frame`` to parquet atomically, without the pandas index."""
-    path = Path(path)
-    fd, tmp = atomic_path(path)
-    os.close(fd)
-    try:
+    with atomic_output(path) as tmp:
         frame.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def write_csv(frame: pd.DataFrame, path: Path | str, **kwargs: Any) -> None:
-    path = Path(path)
-    fd, tmp = atomic_path(path)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            frame.to_csv(handle, index=False, lineterminator="\n", **kwargs)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_output(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
+        frame.to_csv(handle, index=False, lineterminator="\n", **kwargs)
 
 
 # -- data and splits -----------------------------------------------------------------------

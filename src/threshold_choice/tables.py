@@ -21,7 +21,6 @@ Conventions (as in the paper, Sect. 6.2):
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
@@ -187,22 +186,6 @@ def table8(
 
 
 # -- writers -----------------------------------------------------------------------------------
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename,
-    so that a reader (or an interrupted workflow) never sees a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 @dataclass(frozen=True)
@@ -452,5 +435,4 @@ __all__ = [
     "to_latex",
     "to_markdown",
     "write_table",
-    "write_text_atomic",
 ]

@@ -61,16 +61,15 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from scipy.interpolate import CubicSpline
 from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma
 
 from threshold_choice import beta_kernel
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice._typing import FloatArray
+from threshold_choice.atomic import atomic_output
 from threshold_choice.cost_distributions import UNIFORM, CostDistribution
 from threshold_choice.errors import UserError
-
-FloatArray = NDArray[np.float64]
 
 #: the paper's grid of true costs: c = i/1000, i = 1..1000
 PAPER_GRID_SIZE = 1000
@@ -698,15 +697,9 @@ def _save_verified(path: Path, edges: FloatArray, values: FloatArray, slopes: Fl
 
 
 def _save_atomically(path: Path, **arrays: FloatArray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(dir=path.parent, suffix=".npz.tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # Through a handle: given a name, np.savez would append ".npz" to it.
+    with atomic_output(path) as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **arrays)
 
 
 @lru_cache(maxsize=64)
