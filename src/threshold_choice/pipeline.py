@@ -29,8 +29,11 @@ from threshold_choice.metrics import METRICS
 # Heavy modules (scipy, scikit-learn) are imported inside the steps that need them: every
 # Snakemake job is a fresh process, and imports are most of a small job's time.
 
-RUN_KEYS = ("dataset", "model", "split", "gamma", "method")
-RUN_COLUMNS = (*RUN_KEYS, "loss", *METRICS)
+#: the columns naming one run (a model fitted on one split of one dataset)
+RUN_KEYS: tuple[str, ...] = ("dataset", "model", "split")
+#: the columns naming one row of ``runs.parquet``: a run's loss under one method and gamma
+ROW_KEYS: tuple[str, ...] = (*RUN_KEYS, "gamma", "method")
+RUN_COLUMNS: tuple[str, ...] = (*ROW_KEYS, "loss", *METRICS)
 
 
 @contextlib.contextmanager
@@ -368,15 +371,8 @@ def step_evaluate(
 def step_collect(run_files: Sequence[Path | str], out: Path | str) -> None:
     """Concatenate per-(dataset, model) runs into one table, in a fixed order."""
     runs = pd.concat([pd.read_parquet(p) for p in run_files], ignore_index=True)
-    runs = runs.sort_values(list(RUN_KEYS[:3]), kind="stable").reset_index(drop=True)
+    runs = runs.sort_values(list(RUN_KEYS), kind="stable").reset_index(drop=True)
     write_parquet(runs, out)
-
-
-def gamma_label(gamma: float | str) -> str:
-    """Path label of a gamma: ``inf``, ``16``, ``0.5``."""
-    from threshold_choice.uncertainty import format_gamma, parse_gamma
-
-    return format_gamma(parse_gamma(gamma))
 
 
 def gamma_of_label(label: str) -> float:

@@ -30,6 +30,7 @@ import pandas as pd
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
+from threshold_choice.pipeline import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the repository root (the package is installed editable from ``src/``)
@@ -55,18 +56,12 @@ SHARE_COLUMNS: tuple[str, ...] = ("sc_vs_tr", "rd_vs_tr")
 VALUE_COLUMNS: tuple[str, ...] = (*METRIC_COLUMNS, *LOSS_COLUMNS, *SHARE_COLUMNS)
 TABLE7_COLUMNS: tuple[str, ...] = ("model", *VALUE_COLUMNS)
 TABLE8_COLUMNS: tuple[str, ...] = ("number", "dataset", *VALUE_COLUMNS)
-RUN_KEYS: tuple[str, ...] = ("dataset", "model", "split")
 #: the baseline model types left out of Table 8
 BASELINES: tuple[str, ...] = ("Prior", "Random")
 #: losses closer than this count as equal in ``sc_vs_tr`` / ``rd_vs_tr``
 TIE_TOLERANCE = 1e-12
 
 _REQUIRED = (*RUN_KEYS, "gamma", "method", "loss", *METRIC_COLUMNS)
-
-
-def gamma_label(gamma: str | float) -> str:
-    """The certainty level as used in file names: ``inf``, ``16``, ``0``, ``0.5``."""
-    return format_gamma(parse_gamma(gamma))
 
 
 def _check_runs(runs: pd.DataFrame) -> None:
@@ -426,7 +421,6 @@ __all__ = [
     "TableMarks",
     "cell_marks",
     "check_table_formats",
-    "gamma_label",
     "runs_at_gamma",
     "table5_numbers",
     "table7",

@@ -113,6 +113,12 @@ def format_gamma(gamma: float) -> str:
     return repr(float(gamma))  # '0.5', '1e+300'
 
 
+def gamma_label(gamma: str | float) -> str:
+    """The certainty level as written in file names and config labels, from a number or a
+    string: ``inf``, ``16``, ``0``, ``0.5`` (:func:`format_gamma` of :func:`parse_gamma`)."""
+    return format_gamma(parse_gamma(gamma))
+
+
 _BETA_SAMPLER_MAX = 1e15
 
 
@@ -722,6 +728,7 @@ __all__ = [
     "certainty_limit",
     "check_grid_size",
     "format_gamma",
+    "gamma_label",
     "moment_table",
     "parse_gamma",
 ]

@@ -8,7 +8,8 @@ from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator
 from threshold_choice.models.weka import is_weka_estimator
-from threshold_choice.pipeline import conditions_note, gamma_label
+from threshold_choice.pipeline import conditions_note
+from threshold_choice.uncertainty import gamma_label
 
 try:
     check_config(config)

@@ -48,7 +48,9 @@ def method_style(method: str, index: int, gamma: float, color: Any = None) -> di
     return {"color": color, "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)], "alpha": alpha}
 
 
-def gamma_label(gamma: float) -> str:
+def gamma_legend(gamma: float) -> str:
+    """The legend text of a certainty level: the Greek gamma, "=", the level (infinity as
+    its sign)."""
     return f"\u03b3={_gamma_text(gamma)}"
 
 
