@@ -30,6 +30,16 @@ import pandas as pd
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
+from threshold_choice.paper import (  # the published tables' columns, re-exported
+    BASELINES,
+    LOSS_COLUMNS,
+    METHOD_COLUMNS,
+    METRIC_COLUMNS,
+    SHARE_COLUMNS,
+    TABLE7_COLUMNS,
+    TABLE8_COLUMNS,
+    VALUE_COLUMNS,
+)
 from threshold_choice.pipeline import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
@@ -43,21 +53,6 @@ PUBLISHED_FILES: dict[str, str] = {
     "table8": "published_table8_by_dataset.csv",
 }
 
-#: method name in ``runs`` -> column name in the tables
-METHOD_COLUMNS: dict[str, str] = {
-    "test-optimal": "test_optimal",
-    "train-optimal": "train_optimal",
-    "score-driven": "score_driven",
-    "rate-driven": "rate_driven",
-}
-METRIC_COLUMNS: tuple[str, ...] = ("AUC", "BS", "CL", "RL")
-LOSS_COLUMNS: tuple[str, ...] = tuple(METHOD_COLUMNS.values())
-SHARE_COLUMNS: tuple[str, ...] = ("sc_vs_tr", "rd_vs_tr")
-VALUE_COLUMNS: tuple[str, ...] = (*METRIC_COLUMNS, *LOSS_COLUMNS, *SHARE_COLUMNS)
-TABLE7_COLUMNS: tuple[str, ...] = ("model", *VALUE_COLUMNS)
-TABLE8_COLUMNS: tuple[str, ...] = ("number", "dataset", *VALUE_COLUMNS)
-#: the baseline model types left out of Table 8
-BASELINES: tuple[str, ...] = ("Prior", "Random")
 #: losses closer than this count as equal in ``sc_vs_tr`` / ``rd_vs_tr``
 TIE_TOLERANCE = 1e-12
 

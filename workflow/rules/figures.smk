@@ -85,13 +85,11 @@ rule figures_credit_a:
                 caption=f"../report/{stem}.rst",
                 category="Figures",
             )
-            for stem in figure_stems()
-            if stem in ("fig3", "fig4", "fig7")
+            for stem in credit_a_figure_stems()
         ],
         [
             path
-            for stem in figure_stems()
-            if stem in ("fig3", "fig4", "fig7")
+            for stem in credit_a_figure_stems()
             for path in extra_figure_outputs(f"{R}/figures/{stem}")
         ],
     log:
