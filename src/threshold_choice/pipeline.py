@@ -494,39 +494,46 @@ def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: st
 
 def step_credit_a_figures(
     scores_paths: Sequence[Path | str],
-    out_dir: Path | str,
+    out_figures: Sequence[Path | str],
     *,
     gammas: Sequence[float | str],
     estimator: str,
     formats: Sequence[str] | None = None,
 ) -> None:
-    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show."""
-    from threshold_choice.figures import (
-        FIG3_MODELS,
-        FIG4_MODELS,
-        FIG7_MODELS,
-        FIGURE_FORMATS,
-        figure3,
-        figure4,
-        figure7,
-    )
+    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show, one per
+    path of ``out_figures`` (named ``fig3``, ``fig4`` or ``fig7``, in the first of ``formats``;
+    the other formats and the plotted data are written beside it). The scores files are named
+    after their model types."""
+    from threshold_choice.figures import FIGURE_FORMATS, figure3, figure4, figure7
+    from threshold_choice.paper import FIGURES
 
+    draws = {"fig3": figure3, "fig4": figure4, "fig7": figure7}
     formats = formats or FIGURE_FORMATS
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
     g = [gamma_of_label(str(x)) for x in gammas]
-    out = Path(out_dir)
-    for draw, models, stem in (
-        (figure3, FIG3_MODELS, "fig3"),
-        (figure4, FIG4_MODELS, "fig4"),
-        (figure7, FIG7_MODELS, "fig7"),
-    ):
-        if all(m in scores for m in models):  # a figure is drawn only with all its models
-            draw(scores, out / stem, gammas=g, estimator=estimator,  # type: ignore[operator]
-                 formats=formats)
+    for path in map(Path, out_figures):
+        if path.stem not in draws:
+            raise UserError(f"{path}: the credit-a figures are {', '.join(draws)}; name the "
+                            "output after one of them")
+        missing = [m for m in FIGURES[path.stem].models if m not in scores]
+        if missing:
+            raise UserError(f"{path.stem} needs the credit-a scores of {', '.join(missing)}; "
+                            "add them to the inputs")
+        draws[path.stem](scores, path.with_suffix(""), gammas=g,  # type: ignore[operator]
+                         estimator=estimator, formats=formats)
 
 
-def step_compare(results_dir: Path | str, *, published_dir: Path | str, tolerance: float) -> None:
-    """Cell-by-cell comparison with the published tables and the Sect. 6 findings."""
-    from threshold_choice.comparison import compare_results
+def step_compare(
+    tables: Mapping[str, Path | str],
+    runs_path: Path | str,
+    outputs: Mapping[str, Path | str],
+    *,
+    published_dir: Path | str,
+    tolerance: float,
+) -> None:
+    """Cell-by-cell comparison of ``tables`` (``table5``, ``table7``, ``table8`` at gamma = inf)
+    with the published tables, and the Sect. 6 findings on ``runs_path``, written to
+    ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``, ``findings``)."""
+    from threshold_choice.comparison import compare_files
 
-    compare_results(results_dir, published_dir, tolerance)
+    compare_files(tables, runs_path, outputs, published_dir, tolerance)

@@ -79,7 +79,7 @@ rule figures_credit_a:
     input:
         scores=expand(f"{R}/scores/credit-a/{{model}}.parquet", model=credit_a_models()),
     output:
-        [
+        figures=[
             report(
                 f"{R}/figures/{stem}.{FIG}",
                 caption=f"../report/{stem}.rst",
@@ -87,7 +87,7 @@ rule figures_credit_a:
             )
             for stem in credit_a_figure_stems()
         ],
-        [
+        other=[
             path
             for stem in credit_a_figure_stems()
             for path in extra_figure_outputs(f"{R}/figures/{stem}")
