@@ -9,7 +9,13 @@ import pytest
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.metrics import compute_metrics
-from threshold_choice.pipeline import RUN_COLUMNS, evaluate_scores, read_splits, write_csv
+from threshold_choice.pipeline import (
+    RUN_COLUMNS,
+    evaluate_scores,
+    read_splits,
+    step_credit_a_figures,
+    write_csv,
+)
 from threshold_choice.splits import Split, splits_frame
 
 
@@ -82,3 +88,11 @@ def test_splits_csv_round_trips_to_zero_based_rows(tmp_path):
         np.testing.assert_array_equal(read.train, original.train)  # order kept
         np.testing.assert_array_equal(read.test, original.test)
         assert read.iteration == original.iteration
+
+
+def test_credit_a_figures_step_refuses_an_output_it_cannot_draw(tmp_path) -> None:
+    with pytest.raises(UserError, match="fig4 needs the credit-a scores of J48Unp, NB"):
+        step_credit_a_figures([], [tmp_path / "fig4.png"], gammas=["inf"], estimator="grid")
+    with pytest.raises(UserError, match="the credit-a figures are fig3, fig4, fig7"):
+        step_credit_a_figures([], [tmp_path / "fig5.png"], gammas=["inf"], estimator="grid")
+    assert not list(tmp_path.iterdir())

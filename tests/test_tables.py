@@ -12,11 +12,11 @@ from threshold_choice.errors import UserError
 from threshold_choice.tables import (
     TABLE7_COLUMNS,
     TABLE8_COLUMNS,
-    gamma_label,
     table7,
     table8,
     write_table,
 )
+from threshold_choice.uncertainty import gamma_label
 
 INF = math.inf
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")

@@ -1,16 +1,22 @@
-"""Temporary files for atomic writes (write, then ``os.replace``) with ordinary permissions.
+"""Atomic writes: every file the package writes goes through a temporary file beside its
+target and a rename (``os.replace``), so that a reader, a concurrent job or an interrupted
+workflow never sees a half-written file.
 
-``tempfile.mkstemp`` creates files readable by their owner only (0o600); renamed into place,
-results would then be unreadable to the rest of a group on a shared (cluster) filesystem.
+The temporary files get ordinary permissions: ``tempfile.mkstemp`` creates files readable by
+their owner only (0o600); renamed into place, results would then be unreadable to the rest of
+a group on a shared (cluster) filesystem.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-__all__ = ["mkstemp_readable"]
+__all__ = ["atomic_output", "mkstemp_readable", "write_bytes_atomic", "write_text_atomic"]
 
 
 def _umask() -> int:
@@ -25,3 +31,34 @@ def mkstemp_readable(**kwargs: Any) -> tuple[int, str]:
     fd, path = tempfile.mkstemp(**kwargs)
     os.fchmod(fd, 0o666 & ~_umask())
     return fd, path
+
+
+@contextmanager
+def atomic_output(path: str | Path) -> Iterator[Path]:
+    """Yield an empty temporary file beside ``path`` (its folder is created) to write to by
+    name; on a normal exit it is renamed over ``path``, on an exception removed (``path`` is
+    then left as it was)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` (UTF-8, line endings as given) atomically; return ``path``."""
+    with atomic_output(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    return Path(path)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically; return ``path``."""
+    with atomic_output(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import gammaln, xlogy
 
-FloatArray = NDArray[np.float64]
+from threshold_choice._typing import FloatArray
 
 #: half-width of the integration window in theta, times sqrt(gamma)
 WINDOW = 10.0

@@ -5,7 +5,8 @@ Cell-by-cell comparison (:func:`compare_tables`): the published numbers have 3 d
 (0.0005) means "equal at the published precision". The bound is inclusive, with a relative
 slack of 1e-9 for floating point (0.1235 vs 0.123 is within 0.0005).
 
-:func:`compare_results` reads ``<results>/tables/table5.csv``, ``table7_gamma-inf.csv``,
+:func:`compare_files` compares the tables and runs table it is given; :func:`compare_results`
+reads ``<results>/tables/table5.csv``, ``table7_gamma-inf.csv``,
 ``table8_gamma-inf.csv`` and ``<results>/runs.parquet`` and writes, in
 ``<results>/comparison/``:
 
@@ -30,6 +31,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.tables import (
     BASELINES,
@@ -38,7 +40,6 @@ from threshold_choice.tables import (
     PUBLISHED_FILES,
     VALUE_COLUMNS,
     runs_at_gamma,
-    write_text_atomic,
 )
 from threshold_choice.uncertainty import format_gamma
 
@@ -609,6 +610,41 @@ def _read_csv(path: Path, what: str) -> pd.DataFrame:
     return _read(path, what, pd.read_csv)
 
 
+def compare_files(
+    tables: Mapping[str, str | Path],
+    runs_path: str | Path,
+    outputs: Mapping[str, str | Path],
+    published_dir: str | Path = PUBLISHED_DIR,
+    tolerance: float = DEFAULT_TOLERANCE,
+    *,
+    findings_tol: float = 1e-3,
+) -> dict[str, pd.DataFrame]:
+    """Compare our tables ``tables`` (``table5``, ``table7``, ``table8``: the CSVs at
+    gamma = inf) with the published ones and check the qualitative findings on the runs table
+    ``runs_path``; write each result to ``outputs[name]`` (``table5``, ``table7``, ``table8``:
+    cell diffs; ``summary``; ``findings``) and return them by the same names.
+
+    Table 5 is matched on ``number``; its counts are compared exactly and ``majority``
+    (printed with 2 decimals) with ``10 * tolerance``. Tables 7 and 8 are matched on ``model``
+    and ``dataset`` with ``tolerance``.
+    """
+    published = Path(published_dir)
+    out: dict[str, pd.DataFrame] = {}
+    for name, (_, pub_name, key, columns) in TABLE_SPECS.items():
+        ours = _read_csv(Path(tables[name]), f"our {name}")
+        pub = _read_csv(published / PUBLISHED_FILES[pub_name], f"published {name}")
+        tol: float | dict[str, float] = tolerance
+        if name == "table5":
+            tol = {"instances": 0.0, "attributes": 0.0, "majority": 10 * tolerance}
+        out[name] = compare_tables(ours, pub, key, columns, tol)
+    runs = _read(Path(runs_path), "the runs table", pd.read_parquet)
+    out["summary"] = summarise({k: out[k] for k in TABLE_SPECS})
+    out["findings"] = qualitative_findings(runs, tol=findings_tol)
+    for name, frame in out.items():
+        write_text_atomic(outputs[name], frame.to_csv(index=False))
+    return out
+
+
 def compare_results(
     results_dir: str | Path,
     published_dir: str | Path = PUBLISHED_DIR,
@@ -616,34 +652,18 @@ def compare_results(
     *,
     findings_tol: float = 1e-3,
 ) -> dict[str, pd.DataFrame]:
-    """Compare the tables in ``<results_dir>/tables`` with the published ones and check the
-    qualitative findings on ``<results_dir>/runs.parquet``; write the outputs listed in the
-    module docstring to ``<results_dir>/comparison/``.
-
-    Table 5 is matched on ``number``; its counts are compared exactly and ``majority``
-    (printed with 2 decimals) with ``10 * tolerance``. Tables 7 and 8 are matched on ``model``
-    and ``dataset`` with ``tolerance``. Returns ``table5``, ``table7``, ``table8`` (cell
-    diffs), ``summary`` and ``findings``.
-    """
+    """:func:`compare_files` on the workflow's layout: the tables in ``<results_dir>/tables``
+    and ``<results_dir>/runs.parquet``, the outputs listed in the module docstring written to
+    ``<results_dir>/comparison/``."""
     results = Path(results_dir)
-    published = Path(published_dir)
-    out: dict[str, pd.DataFrame] = {}
-    for name, (ours_file, pub_name, key, columns) in TABLE_SPECS.items():
-        ours = _read_csv(results / "tables" / ours_file, f"our {name}")
-        pub = _read_csv(published / PUBLISHED_FILES[pub_name], f"published {name}")
-        tol: float | dict[str, float] = tolerance
-        if name == "table5":
-            tol = {"instances": 0.0, "attributes": 0.0, "majority": 10 * tolerance}
-        out[name] = compare_tables(ours, pub, key, columns, tol)
-    runs = _read(results / "runs.parquet", "the runs table", pd.read_parquet)
-    out["summary"] = summarise({k: out[k] for k in TABLE_SPECS})
-    out["findings"] = qualitative_findings(runs, tol=findings_tol)
     target = results / "comparison"
-    for name in TABLE_SPECS:
-        write_text_atomic(target / f"{name}_diff.csv", out[name].to_csv(index=False))
-    write_text_atomic(target / "summary.csv", out["summary"].to_csv(index=False))
-    write_text_atomic(target / "findings.csv", out["findings"].to_csv(index=False))
-    return out
+    return compare_files(
+        {name: results / "tables" / spec[0] for name, spec in TABLE_SPECS.items()},
+        results / "runs.parquet",
+        {**{name: target / f"{name}_diff.csv" for name in TABLE_SPECS},
+         "summary": target / "summary.csv", "findings": target / "findings.csv"},
+        published_dir, tolerance, findings_tol=findings_tol,
+    )
 
 
 # -- the CLI -------------------------------------------------------------------------------------
@@ -699,6 +719,7 @@ __all__ = [
     "FINDING_COLUMNS",
     "SUMMARY_COLUMNS",
     "TABLE_SPECS",
+    "compare_files",
     "compare_results",
     "compare_tables",
     "qualitative_findings",

@@ -35,7 +35,7 @@ import numpy as np
 import yaml
 
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import PAPER_METHODS
+from threshold_choice.paper import PAPER_METHODS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 _log = logging.getLogger(__name__)

@@ -31,12 +31,12 @@ from functools import cached_property
 from typing import Literal
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from scipy.special import betainc, betaln, expit, logit
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
 
-FloatArray = NDArray[np.float64]
 Kind = Literal["uniform", "beta", "logit-uniform"]
 
 #: the kinds of :func:`parse_cost_distribution`'s specs, for messages and the config schema

@@ -24,9 +24,8 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
-
-FloatArray = NDArray[np.float64]
 
 
 def validate_scores(

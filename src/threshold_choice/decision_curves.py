@@ -33,12 +33,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.methods import Selection
-
-FloatArray = NDArray[np.float64]
 
 #: dcurves' default thresholds: 0, 0.01, ..., 0.99
 DEFAULT_THRESHOLDS: FloatArray = np.arange(100) / 100.0

@@ -37,16 +37,13 @@ from threshold_choice.methods import (
     make_selection,
 )
 from threshold_choice.metrics import compute_metrics
+from threshold_choice.paper import PAPER_GAMMAS, PAPER_METHODS
 from threshold_choice.uncertainty import (
     PAPER_GRID_SIZE,
     check_grid_size,
     format_gamma,
     parse_gamma,
 )
-
-#: the paper's methods and certainty levels
-PAPER_METHODS: tuple[str, ...] = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
-PAPER_GAMMAS: tuple[float, ...] = (float("inf"), 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 
 from threshold_choice import beta_kernel
+from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.errors import UserError
 from threshold_choice.methods import Selection
@@ -48,7 +49,6 @@ from threshold_choice.uncertainty import (
     moment_table,
 )
 
-FloatArray = NDArray[np.float64]
 Estimator = Literal["exact", "grid", "montecarlo"]
 ESTIMATORS: tuple[str, ...] = ("exact", "grid", "montecarlo")
 

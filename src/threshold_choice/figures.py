@@ -27,7 +27,6 @@ use matplotlib's object API with the Agg renderer (no pyplot state, no display n
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +39,12 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
 from scipy.stats import beta as beta_dist
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output, write_text_atomic
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import PAPER_METHODS
 from threshold_choice.expected_loss import Estimator, expected_cost_curve, expected_loss
 from threshold_choice.methods import NEEDS_TRAIN, Selection, make_selection
-from threshold_choice.tables import BASELINES, write_text_atomic
+from threshold_choice.paper import BASELINES, FIGURES, PAPER_METHODS
 from threshold_choice.uncertainty import Uncertainty, format_gamma
 
 DATA_COLUMNS: tuple[str, ...] = ("panel", "kind", "series", "x", "y")
@@ -76,9 +74,9 @@ MODEL_ORDER: tuple[str, ...] = (
     "SVM",
 )
 #: the models of the credit-a cost-curve figures (captions of Figs 3, 4 and 7 and Sect. 6.3)
-FIG3_MODELS: tuple[str, ...] = ("Prior", "Random")
-FIG4_MODELS: tuple[str, ...] = ("J48Unp", "NB")
-FIG7_MODELS: tuple[str, ...] = ("J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM")
+FIG3_MODELS: tuple[str, ...] = FIGURES["fig3"].models
+FIG4_MODELS: tuple[str, ...] = FIGURES["fig4"].models
+FIG7_MODELS: tuple[str, ...] = FIGURES["fig7"].models
 
 #: Appendix B: the five leaves of the J48Unp tree on 1% of spambase (scores P(non-spam),
 #: class 1 = non-spam) and the (class 0, class 1) counts per leaf
@@ -222,15 +220,8 @@ def _figure(
 
 
 def _save_atomic(fig: Figure, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with atomic_output(path) as tmp:
         fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:

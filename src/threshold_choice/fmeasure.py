@@ -56,12 +56,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_cost_curve, expected_loss
 from threshold_choice.methods import ArgminRule, Selection
-
-FloatArray = NDArray[np.float64]
 
 #: the losses the expected-loss functions and the ``loss`` command know
 LOSSES: tuple[str, ...] = ("accuracy", "f-measure")

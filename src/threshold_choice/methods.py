@@ -26,11 +26,11 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 
-FloatArray = NDArray[np.float64]
 Closed = Literal["left", "right"]
 #: how the optimal methods compute line heights when they select at individual points
 TieBreaking = Literal["project", "authors"]

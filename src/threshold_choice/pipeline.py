@@ -12,7 +12,6 @@ import contextlib
 import inspect
 import logging
 import math
-import os
 import sys
 import traceback
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -23,15 +22,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output
 from threshold_choice.errors import UserError
 from threshold_choice.metrics import METRICS
 
 # Heavy modules (scipy, scikit-learn) are imported inside the steps that need them: every
 # Snakemake job is a fresh process, and imports are most of a small job's time.
 
-RUN_KEYS = ("dataset", "model", "split", "gamma", "method")
-RUN_COLUMNS = (*RUN_KEYS, "loss", *METRICS)
+#: the columns naming one run (a model fitted on one split of one dataset)
+RUN_KEYS: tuple[str, ...] = ("dataset", "model", "split")
+#: the columns naming one row of ``runs.parquet``: a run's loss under one method and gamma
+ROW_KEYS: tuple[str, ...] = (*RUN_KEYS, "gamma", "method")
+RUN_COLUMNS: tuple[str, ...] = (*ROW_KEYS, "loss", *METRICS)
 
 
 @contextlib.contextmanager
@@ -58,36 +60,15 @@ def log_to(path: Path | str) -> Iterator[None]:
             logging.getLogger().removeHandler(handler)
 
 
-def atomic_path(path: Path) -> tuple[int, Path]:
-    """A temporary file beside ``path`` (caller renames it over ``path`` when complete)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    return fd, Path(tmp)
-
-
 def write_parquet(frame: pd.DataFrame, path: Path | str) -> None:
     """Write ``frame`` to parquet atomically, without the pandas index."""
-    path = Path(path)
-    fd, tmp = atomic_path(path)
-    os.close(fd)
-    try:
+    with atomic_output(path) as tmp:
         frame.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def write_csv(frame: pd.DataFrame, path: Path | str, **kwargs: Any) -> None:
-    path = Path(path)
-    fd, tmp = atomic_path(path)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            frame.to_csv(handle, index=False, lineterminator="\n", **kwargs)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_output(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
+        frame.to_csv(handle, index=False, lineterminator="\n", **kwargs)
 
 
 # -- data and splits -----------------------------------------------------------------------
@@ -390,15 +371,8 @@ def step_evaluate(
 def step_collect(run_files: Sequence[Path | str], out: Path | str) -> None:
     """Concatenate per-(dataset, model) runs into one table, in a fixed order."""
     runs = pd.concat([pd.read_parquet(p) for p in run_files], ignore_index=True)
-    runs = runs.sort_values(list(RUN_KEYS[:3]), kind="stable").reset_index(drop=True)
+    runs = runs.sort_values(list(RUN_KEYS), kind="stable").reset_index(drop=True)
     write_parquet(runs, out)
-
-
-def gamma_label(gamma: float | str) -> str:
-    """Path label of a gamma: ``inf``, ``16``, ``0.5``."""
-    from threshold_choice.uncertainty import format_gamma, parse_gamma
-
-    return format_gamma(parse_gamma(gamma))
 
 
 def gamma_of_label(label: str) -> float:
@@ -522,39 +496,46 @@ def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: st
 
 def step_credit_a_figures(
     scores_paths: Sequence[Path | str],
-    out_dir: Path | str,
+    out_figures: Sequence[Path | str],
     *,
     gammas: Sequence[float | str],
     estimator: str,
     formats: Sequence[str] | None = None,
 ) -> None:
-    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show."""
-    from threshold_choice.figures import (
-        FIG3_MODELS,
-        FIG4_MODELS,
-        FIG7_MODELS,
-        FIGURE_FORMATS,
-        figure3,
-        figure4,
-        figure7,
-    )
+    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show, one per
+    path of ``out_figures`` (named ``fig3``, ``fig4`` or ``fig7``, in the first of ``formats``;
+    the other formats and the plotted data are written beside it). The scores files are named
+    after their model types."""
+    from threshold_choice.figures import FIGURE_FORMATS, figure3, figure4, figure7
+    from threshold_choice.paper import FIGURES
 
+    draws = {"fig3": figure3, "fig4": figure4, "fig7": figure7}
     formats = formats or FIGURE_FORMATS
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
     g = [gamma_of_label(str(x)) for x in gammas]
-    out = Path(out_dir)
-    for draw, models, stem in (
-        (figure3, FIG3_MODELS, "fig3"),
-        (figure4, FIG4_MODELS, "fig4"),
-        (figure7, FIG7_MODELS, "fig7"),
-    ):
-        if all(m in scores for m in models):  # a figure is drawn only with all its models
-            draw(scores, out / stem, gammas=g, estimator=estimator,  # type: ignore[operator]
-                 formats=formats)
+    for path in map(Path, out_figures):
+        if path.stem not in draws:
+            raise UserError(f"{path}: the credit-a figures are {', '.join(draws)}; name the "
+                            "output after one of them")
+        missing = [m for m in FIGURES[path.stem].models if m not in scores]
+        if missing:
+            raise UserError(f"{path.stem} needs the credit-a scores of {', '.join(missing)}; "
+                            "add them to the inputs")
+        draws[path.stem](scores, path.with_suffix(""), gammas=g,  # type: ignore[operator]
+                         estimator=estimator, formats=formats)
 
 
-def step_compare(results_dir: Path | str, *, published_dir: Path | str, tolerance: float) -> None:
-    """Cell-by-cell comparison with the published tables and the Sect. 6 findings."""
-    from threshold_choice.comparison import compare_results
+def step_compare(
+    tables: Mapping[str, Path | str],
+    runs_path: Path | str,
+    outputs: Mapping[str, Path | str],
+    *,
+    published_dir: Path | str,
+    tolerance: float,
+) -> None:
+    """Cell-by-cell comparison of ``tables`` (``table5``, ``table7``, ``table8`` at gamma = inf)
+    with the published tables, and the Sect. 6 findings on ``runs_path``, written to
+    ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``, ``findings``)."""
+    from threshold_choice.comparison import compare_files
 
-    compare_results(results_dir, published_dir, tolerance)
+    compare_files(tables, runs_path, outputs, published_dir, tolerance)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output, write_text_atomic
 
 __all__ = ["SCORING_CODE", "ScoreCache", "score_key"]
 
@@ -126,15 +125,8 @@ def score_key(
 
 
 def _atomic_copy(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
+    with atomic_output(target) as tmp:
         shutil.copyfile(source, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclass(frozen=True)
@@ -188,13 +180,8 @@ class ScoreCache:
         try:
             _atomic_copy(out_scores, scores)
             _atomic_copy(out_timings, timings)
-            manifest.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = mkstemp_readable(prefix=f".{manifest.name}.", suffix=".tmp",
-                                       dir=manifest.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"model": model, "key": key, **parts}, handle, indent=1,
-                          sort_keys=True)
-            os.replace(tmp, manifest)
+            write_text_atomic(manifest, json.dumps({"model": model, "key": key, **parts},
+                                                   indent=1, sort_keys=True))
         except OSError as exc:
             _LOG.warning("could not write the score cache entry %s (%s); carrying on without",
                          scores, exc)

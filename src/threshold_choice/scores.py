@@ -31,7 +31,6 @@ of cores. :func:`write_scores` writes them byte-identically for identical input.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -46,7 +45,7 @@ from scipy.special import expit
 from sklearn.pipeline import Pipeline
 from threadpoolctl import threadpool_limits
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import (
     ModelSpec,
@@ -249,15 +248,8 @@ def write_scores(df: pd.DataFrame, path: Path | str) -> None:
         else:
             arrays.append(pa.array(col.to_numpy(dtype=f.type.to_pandas_dtype()), type=f.type))
     table = pa.Table.from_arrays(arrays, schema=SCORES_SCHEMA)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_output(path) as tmp:
         pq.write_table(
             table, tmp, compression="zstd", use_dictionary=["part"], write_statistics=True,
             row_group_size=1 << 20, data_page_version="1.0", version="2.6",
         )
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

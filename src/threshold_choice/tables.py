@@ -21,7 +21,6 @@ Conventions (as in the paper, Sect. 6.2):
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +28,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
+from threshold_choice.paper import (  # the published tables' columns, re-exported
+    BASELINES,
+    LOSS_COLUMNS,
+    METHOD_COLUMNS,
+    METRIC_COLUMNS,
+    SHARE_COLUMNS,
+    TABLE7_COLUMNS,
+    TABLE8_COLUMNS,
+    VALUE_COLUMNS,
+)
+from threshold_choice.pipeline import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the repository root (the package is installed editable from ``src/``)
@@ -43,31 +53,10 @@ PUBLISHED_FILES: dict[str, str] = {
     "table8": "published_table8_by_dataset.csv",
 }
 
-#: method name in ``runs`` -> column name in the tables
-METHOD_COLUMNS: dict[str, str] = {
-    "test-optimal": "test_optimal",
-    "train-optimal": "train_optimal",
-    "score-driven": "score_driven",
-    "rate-driven": "rate_driven",
-}
-METRIC_COLUMNS: tuple[str, ...] = ("AUC", "BS", "CL", "RL")
-LOSS_COLUMNS: tuple[str, ...] = tuple(METHOD_COLUMNS.values())
-SHARE_COLUMNS: tuple[str, ...] = ("sc_vs_tr", "rd_vs_tr")
-VALUE_COLUMNS: tuple[str, ...] = (*METRIC_COLUMNS, *LOSS_COLUMNS, *SHARE_COLUMNS)
-TABLE7_COLUMNS: tuple[str, ...] = ("model", *VALUE_COLUMNS)
-TABLE8_COLUMNS: tuple[str, ...] = ("number", "dataset", *VALUE_COLUMNS)
-RUN_KEYS: tuple[str, ...] = ("dataset", "model", "split")
-#: the baseline model types left out of Table 8
-BASELINES: tuple[str, ...] = ("Prior", "Random")
 #: losses closer than this count as equal in ``sc_vs_tr`` / ``rd_vs_tr``
 TIE_TOLERANCE = 1e-12
 
 _REQUIRED = (*RUN_KEYS, "gamma", "method", "loss", *METRIC_COLUMNS)
-
-
-def gamma_label(gamma: str | float) -> str:
-    """The certainty level as used in file names: ``inf``, ``16``, ``0``, ``0.5``."""
-    return format_gamma(parse_gamma(gamma))
 
 
 def _check_runs(runs: pd.DataFrame) -> None:
@@ -187,22 +176,6 @@ def table8(
 
 
 # -- writers -----------------------------------------------------------------------------------
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename,
-    so that a reader (or an interrupted workflow) never sees a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
 
 
 @dataclass(frozen=True)
@@ -443,7 +416,6 @@ __all__ = [
     "TableMarks",
     "cell_marks",
     "check_table_formats",
-    "gamma_label",
     "runs_at_gamma",
     "table5_numbers",
     "table7",
@@ -452,5 +424,4 @@ __all__ = [
     "to_latex",
     "to_markdown",
     "write_table",
-    "write_text_atomic",
 ]

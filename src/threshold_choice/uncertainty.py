@@ -61,16 +61,15 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from scipy.interpolate import CubicSpline
 from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma
 
 from threshold_choice import beta_kernel
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice._typing import FloatArray
+from threshold_choice.atomic import atomic_output
 from threshold_choice.cost_distributions import UNIFORM, CostDistribution
 from threshold_choice.errors import UserError
-
-FloatArray = NDArray[np.float64]
 
 #: the paper's grid of true costs: c = i/1000, i = 1..1000
 PAPER_GRID_SIZE = 1000
@@ -112,6 +111,12 @@ def format_gamma(gamma: float) -> str:
     if float(gamma).is_integer() and gamma < 1e16:
         return str(int(gamma))
     return repr(float(gamma))  # '0.5', '1e+300'
+
+
+def gamma_label(gamma: str | float) -> str:
+    """The certainty level as written in file names and config labels, from a number or a
+    string: ``inf``, ``16``, ``0``, ``0.5`` (:func:`format_gamma` of :func:`parse_gamma`)."""
+    return format_gamma(parse_gamma(gamma))
 
 
 _BETA_SAMPLER_MAX = 1e15
@@ -698,15 +703,9 @@ def _save_verified(path: Path, edges: FloatArray, values: FloatArray, slopes: Fl
 
 
 def _save_atomically(path: Path, **arrays: FloatArray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = mkstemp_readable(dir=path.parent, suffix=".npz.tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # Through a handle: given a name, np.savez would append ".npz" to it.
+    with atomic_output(path) as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **arrays)
 
 
 @lru_cache(maxsize=64)
@@ -729,6 +728,7 @@ __all__ = [
     "certainty_limit",
     "check_grid_size",
     "format_gamma",
+    "gamma_label",
     "moment_table",
     "parse_gamma",
 ]

@@ -8,7 +8,9 @@ from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator
 from threshold_choice.models.weka import is_weka_estimator
-from threshold_choice.pipeline import conditions_note, gamma_label
+from threshold_choice.paper import CREDIT_A_FIGURES, figure_models, figures_drawn
+from threshold_choice.pipeline import conditions_note
+from threshold_choice.uncertainty import gamma_label
 
 try:
     check_config(config)
@@ -71,18 +73,7 @@ def all_outputs():
     ]
 
 
-BASELINES = config["models"].get("baselines", ["Prior", "Random"])
-FIG_CREDIT_A_MODELS = [
-    "Prior",
-    "Random",
-    "J48Unp",
-    "NB",
-    "J48",
-    "IBK10",
-    "IBK1",
-    "SVMp",
-    "SVM",
-]
+BASELINES = config["models"]["baselines"]
 
 
 TABLE_FORMATS = list(config.get("outputs", {}).get("tables", ["csv", "md", "tex"]))
@@ -112,22 +103,16 @@ def credit_a_models():
     """Models of Figs 3, 4, 7 that this configuration runs (none without credit-a)."""
     if "credit-a" not in DATASETS:
         return []
-    return [m for m in FIG_CREDIT_A_MODELS if m in MODELS]
+    return [m for m in figure_models(CREDIT_A_FIGURES) if m in MODELS]
 
 
 def figure_stems():
-    stems = ["fig2", "fig5", "fig6", "fig8", "fig9"]
-    if "spambase" in DATASETS and "J48Unp" in MODELS:
-        stems.append("fig1")
-    chosen = set(credit_a_models())
-    for stem, models in (
-        ("fig3", {"Prior", "Random"}),
-        ("fig4", {"J48Unp", "NB"}),
-        ("fig7", {"J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM"}),
-    ):
-        if models <= chosen:
-            stems.append(stem)
-    return sorted(stems)
+    """The figures this configuration draws (threshold_choice.paper.FIGURES)."""
+    return figures_drawn(DATASETS, MODELS)
+
+
+def credit_a_figure_stems():
+    return [stem for stem in figure_stems() if stem in CREDIT_A_FIGURES]
 
 
 def figure_outputs():

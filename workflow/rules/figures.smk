@@ -80,19 +80,17 @@ rule figures_credit_a:
     input:
         scores=expand(f"{R}/scores/credit-a/{{model}}.parquet", model=credit_a_models()),
     output:
-        [
+        figures=[
             report(
                 f"{R}/figures/{stem}.{FIG}",
                 caption=f"../report/{stem}.rst",
                 category="Figures",
             )
-            for stem in figure_stems()
-            if stem in ("fig3", "fig4", "fig7")
+            for stem in credit_a_figure_stems()
         ],
-        [
+        other=[
             path
-            for stem in figure_stems()
-            if stem in ("fig3", "fig4", "fig7")
+            for stem in credit_a_figure_stems()
             for path in extra_figure_outputs(f"{R}/figures/{stem}")
         ],
     log:

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import requests
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import write_bytes_atomic
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.errors import (
     ArffFormatError,
@@ -308,15 +308,7 @@ def download(url: str, dest: Path, *, retries: int = 3, backoff: float = 1.0,
         try:
             response = requests.get(url, timeout=timeout)
             response.raise_for_status()
-            fd, tmp = mkstemp_readable(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(response.content)
-                os.replace(tmp, dest)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            return dest
+            return write_bytes_atomic(dest, response.content)
         except requests.HTTPError as exc:
             last = exc
             if exc.response is not None and exc.response.status_code < 500:

@@ -15,7 +15,6 @@ into place only after both are complete):
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from threshold_choice.atomic import mkstemp_readable
+from threshold_choice.atomic import atomic_output
 from threshold_choice.datasets.errors import ContentHashMismatchError, DatasetError
 from threshold_choice.datasets.fetch import Mirror, fetch_source
 from threshold_choice.datasets.registry import DatasetSpec, get_spec
@@ -150,20 +149,11 @@ def build_meta(table: Table, spec: DatasetSpec, source_info: Mapping[str, Any],
 def _atomic_pair(out_dir: Path, name: str, frame: pd.DataFrame, meta: dict[str, Any]) -> Path:
     """Write parquet and JSON to temporary files, then rename both; no partial file remains."""
     parquet_path, json_path = out_dir / f"{name}.parquet", out_dir / f"{name}.json"
-    tmp_paths: list[Path] = []
-    try:
-        for suffix in (".parquet", ".json"):
-            fd, tmp = mkstemp_readable(dir=out_dir, prefix=f".{name}.", suffix=f"{suffix}.tmp")
-            os.close(fd)
-            tmp_paths.append(Path(tmp))
-        frame.to_parquet(tmp_paths[0], index=False)
-        tmp_paths[1].write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        # JSON first: a parquet file present implies its metadata is too.
-        os.replace(tmp_paths[1], json_path)
-        os.replace(tmp_paths[0], parquet_path)
-    finally:
-        for tmp in tmp_paths:
-            tmp.unlink(missing_ok=True)
+    # The inner context exits first, so the JSON is renamed first: a parquet file present
+    # implies its metadata is too.
+    with atomic_output(parquet_path) as tmp_parquet, atomic_output(json_path) as tmp_json:
+        frame.to_parquet(tmp_parquet, index=False)
+        tmp_json.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return parquet_path
 
 

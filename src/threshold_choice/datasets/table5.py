@@ -15,8 +15,7 @@ import pandas as pd
 
 from threshold_choice.datasets.errors import DatasetError
 from threshold_choice.datasets.prepare import PreparedDataset
-
-TABLE5_COLUMNS = ["number", "dataset", "instances", "attributes", "majority"]
+from threshold_choice.paper import TABLE5_COLUMNS
 
 
 def table5(prepared: Iterable[PreparedDataset]) -> pd.DataFrame:
@@ -31,7 +30,7 @@ def table5(prepared: Iterable[PreparedDataset]) -> pd.DataFrame:
         }
         for p in prepared
     ]
-    frame = pd.DataFrame(rows, columns=TABLE5_COLUMNS)
+    frame = pd.DataFrame(rows, columns=list(TABLE5_COLUMNS))
     return frame.sort_values("number", ignore_index=True)
 
 
@@ -40,8 +39,10 @@ def read_published_table5(path: Path) -> pd.DataFrame:
     frame = pd.read_csv(path)
     missing = set(TABLE5_COLUMNS) - set(frame.columns)
     if missing:
-        raise DatasetError(f"{path} lacks columns {sorted(missing)}; expected {TABLE5_COLUMNS}.")
-    return frame[TABLE5_COLUMNS]
+        raise DatasetError(
+            f"{path} lacks columns {sorted(missing)}; expected {list(TABLE5_COLUMNS)}."
+        )
+    return frame[list(TABLE5_COLUMNS)]
 
 
 def _round_half_up(x: np.ndarray, decimals: int) -> np.ndarray:

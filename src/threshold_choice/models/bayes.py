@@ -7,7 +7,8 @@ import pandas as pd
 from numpy.typing import NDArray
 from scipy.special import logsumexp, ndtr
 
-from threshold_choice.models.preprocessing import FloatArray, WekaLikeClassifier
+from threshold_choice._typing import FloatArray
+from threshold_choice.models.preprocessing import WekaLikeClassifier
 
 __all__ = ["WekaNaiveBayes", "weka_numeric_precision"]
 

@@ -9,8 +9,8 @@ import pandas as pd
 from numpy.typing import NDArray
 from scipy.special import expit
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.models.preprocessing import (
-    FloatArray,
     WekaAttributeEncoder,
     WekaLikeClassifier,
 )

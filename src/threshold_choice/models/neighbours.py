@@ -12,7 +12,8 @@ from numpy.typing import NDArray
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from threshold_choice.models.preprocessing import ClassOrder, FloatArray, WekaLikeClassifier
+from threshold_choice._typing import FloatArray
+from threshold_choice.models.preprocessing import ClassOrder, WekaLikeClassifier
 
 __all__ = ["WekaIBk", "weka_distances"]
 

@@ -16,13 +16,13 @@ from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
+from threshold_choice._typing import FloatArray, IntArray
+
 from .trees import (
     _SMALL,
     C45_PARAMETER_CONSTRAINTS,
     C45Split,
     FeatureSchema,
-    FloatArray,
-    IntArray,
     TrainingData,
     _check_weights,
     _condition,

@@ -32,9 +32,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_
 from sklearn.utils._param_validation import Options, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
-
-FloatArray = NDArray[np.float64]
 
 ScaleKind = Literal["none", "minmax", "standard"]
 ImputeKind = Literal["none", "mean", "most_frequent"]

@@ -8,9 +8,9 @@ from numpy.typing import NDArray
 from scipy.special import expit
 from sklearn.svm import SVC
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.models.logistic import RidgeLogisticFit, fit_ridge_logistic
 from threshold_choice.models.preprocessing import (
-    FloatArray,
     WekaAttributeEncoder,
     WekaLikeClassifier,
 )

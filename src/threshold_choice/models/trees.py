@@ -50,9 +50,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.intp]
-BoolArray = NDArray[np.bool_]
+from threshold_choice._typing import BoolArray, FloatArray, IntArray
 
 #: Tolerance of Weka's ``Utils.gr``, ``Utils.sm``, ``Utils.eq``, ...
 _SMALL = 1e-6

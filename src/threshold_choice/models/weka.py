@@ -151,7 +151,7 @@ __all__ = [
     "weka_version",
 ]
 
-FloatArray = NDArray[np.float64]
+from threshold_choice._typing import FloatArray
 
 #: The pip requirement of the tested wrapper release (it bundles Weka 3.9.6).
 WEKA_WRAPPER_REQUIREMENT = "python-weka-wrapper3==0.3.2"

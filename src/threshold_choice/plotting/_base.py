@@ -19,6 +19,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
+from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import find_threshold_classifier, response_scores
 from threshold_choice.figures import (
@@ -30,7 +31,6 @@ from threshold_choice.figures import (
     _save_atomic,
     check_figure_formats,
 )
-from threshold_choice.tables import write_text_atomic
 
 #: line styles of the methods when one colour is given to a whole display (several models)
 _METHOD_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))
@@ -48,7 +48,9 @@ def method_style(method: str, index: int, gamma: float, color: Any = None) -> di
     return {"color": color, "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)], "alpha": alpha}
 
 
-def gamma_label(gamma: float) -> str:
+def gamma_legend(gamma: float) -> str:
+    """The legend text of a certainty level: the Greek gamma, "=", the level (infinity as
+    its sign)."""
     return f"\u03b3={_gamma_text(gamma)}"
 
 

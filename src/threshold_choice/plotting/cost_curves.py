@@ -23,11 +23,12 @@ from numpy.typing import ArrayLike, NDArray
 from threshold_choice.bootstrap import percentile_bounds, replicate_cost_lines
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import PAPER_METHODS, LossSettings, expected_losses
+from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.figures import RunScores, _c_grid
 from threshold_choice.methods import NEEDS_TRAIN, Selection, make_selection
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_label, method_style
+from threshold_choice.paper import PAPER_METHODS
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
@@ -155,7 +156,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
             style = method_style(method, methods.index(method), gamma, color)
             value = area[(method, gamma)]
-            text = f"{self._method_label(method)}, {gamma_label(gamma)}: {value:.4f}"
+            text = f"{self._method_label(method)}, {gamma_legend(gamma)}: {value:.4f}"
             ax.plot(curve["c"], curve["loss"], lw=1.6, zorder=3, label=self._label(text),
                     **{**style, **line_kwargs})
             if self.bands is not None:

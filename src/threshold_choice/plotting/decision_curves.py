@@ -33,7 +33,7 @@ from threshold_choice.decision_curves import (
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.figures import RunScores
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_label, method_style
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
 from threshold_choice.plotting.cost_curves import selection
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
@@ -152,7 +152,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
                                                                   sort=False):
                 style = method_style(method, methods.index(method), gamma, color)
                 ax.plot(rows["threshold"], rows["net_benefit"], lw=1.4, zorder=3,
-                        label=self._label(f"{method}, {gamma_label(gamma)}"),
+                        label=self._label(f"{method}, {gamma_legend(gamma)}"),
                         **{**style, **line_kwargs})
         for row in self.averages.itertuples(index=False):
             ax.axvspan(row.low, row.high, color=color or "0.85", alpha=0.12, lw=0, zorder=0)

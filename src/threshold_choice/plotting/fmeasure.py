@@ -26,7 +26,7 @@ from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.figures import RunScores, _c_grid
 from threshold_choice.fmeasure import FCostLines, expected_f_cost_curve, froc_points
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_label, method_style
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
 from threshold_choice.plotting.cost_curves import CostCurveDisplay, default_methods, selection
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import parse_gamma
@@ -223,7 +223,7 @@ class FCostDisplay(CostCurveDisplay):
         for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
             style = method_style(method, methods.index(method), gamma, color)
             loss = curve["loss"].to_numpy()
-            text = f"{method}, {gamma_label(gamma)}: {area[(method, gamma)]:.4f}"
+            text = f"{method}, {gamma_legend(gamma)}: {area[(method, gamma)]:.4f}"
             ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6, zorder=3,
                     label=self._label(text), **{**style, **line_kwargs})
         # the curves of every display on the axes set the height, up to the all-positive
