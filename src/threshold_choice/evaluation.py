@@ -54,11 +54,12 @@ class LossSettings:
     estimator: Estimator = "exact"
     grid_size: int = PAPER_GRID_SIZE
     seed: int = 0
-    #: rate-driven thresholds ``u_k - offset`` as in the authors' code (``1e-7`` in paper-exact
-    #: mode); ``None``: the exact adjacent-line interpolation (see ``methods.rate_driven``)
+    #: rate-driven thresholds ``u_k - offset`` as in the authors' code (``1e-7`` in the
+    #: workflow's default configuration); ``None``: the exact adjacent-line interpolation
+    #: (see ``methods.rate_driven``)
     rate_threshold_offset: float | None = None
     #: ``"authors"``: test- and train-optimal break exact ties between cost lines at a grid
-    #: point as the authors' floating-point arithmetic did (paper-exact mode; see
+    #: point as the authors' floating-point arithmetic did (the workflow's default; see
     #: ``methods._selection_heights``); ``"project"``: the project's arithmetic
     tie_breaking: TieBreaking = "project"
     #: the density ``w`` of the true cost proportion: ``"uniform"`` (the paper's), ``"beta:A,B"``,
@@ -432,7 +433,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="DELTA",
         help="rate-based methods: realise each line with the threshold (distinct score - DELTA) "
-        "as the authors' code did (1e-7 in paper mode); default: exact interpolation",
+        "as the authors' code did (1e-7 in the workflow); default: exact interpolation",
     )
     parser.add_argument(
         "--tie-breaking",

@@ -259,7 +259,7 @@ def rate_driven(test: CostLines, *, threshold_offset: float | None = None) -> Se
     threshold ``u_k - delta`` (their ``delta`` was ``1e-7``; the line predicting everything 0
     with a threshold above all scores): distinct scores closer than ``delta`` below ``u_k``
     are then predicted 1 as well, so on segment ``j`` the interpolated lines can predict fewer
-    0s than the rate ``c_hat`` (paper-exact mode; it moves the published rate-driven losses
+    0s than the rate ``c_hat`` (the workflow's default; it moves the published rate-driven losses
     by up to 0.009 on datasets with near-0/1 probabilities).
     """
     r = test.rates

@@ -27,7 +27,7 @@ jars (its helper jar and Weka's numeric libraries), without the bundled ``weka.j
 with Weka 3.9.3 (the ``weka.jar`` of the ``python-weka-wrapper3==0.1.5`` sdist). The paper's
 runs point to a Weka before 3.9.3 (RWeka bundled 3.9.1 in 2017; ``weka-dev-3.9.1.jar`` is on
 Maven Central), whose ``Logistic`` computes its objective differently: see the README's
-paper-mode section. :func:`weka_version` and :func:`weka_jar_in_use` tell what runs.
+section "The reproduction". :func:`weka_version` and :func:`weka_jar_in_use` tell what runs.
 
 Side effects of the JVM start: Weka creates ``~/wekafiles`` (its home directory; even with
 packages off), and two harmless ``com.github.fommil.netlib.ARPACK`` warnings (no native
@@ -95,7 +95,7 @@ Differences from RWeka
 ----------------------
 * Weka 3.9.6 by default instead of the authors' pre-3.9.3 release (see above):
   ``Logistic`` (so also ``SMO -M``'s calibration) differs on near-separable data, so results
-  are not bit-identical to the published runs (the README's paper-mode section lists every
+  are not bit-identical to the published runs (the README's section "The reproduction" lists every
   differing cell).
 * RWeka also classified the training instances right after ``buildClassifier`` (to store
   fitted classes); this is not repeated. For all the paper's learners prediction has no side
