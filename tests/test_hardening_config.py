@@ -100,7 +100,7 @@ def test_one_gamma_under_two_spellings_is_rejected(first, second):
 @pytest.mark.parametrize(("gamma", "label"), [(1e-5, "1e-05"), (1e70, "1e+70"), (1e20, "1e+20"),
                                               (0.0001, "0.0001"), (0, "0")])
 def test_tiny_and_huge_gammas_name_their_files_in_exponent_form(gamma, label):
-    from threshold_choice.pipeline import gamma_label
+    from threshold_choice.uncertainty import gamma_label
 
     check_config(changed("evaluation", gammas=["inf", gamma]), root=REPO)
     assert gamma_label(gamma) == label
