@@ -19,7 +19,7 @@ rule prepare_dataset:
         # data come from (data.mirror, data.cache, data.registry's path) is read from the config
         # by the script, not a param: the content hash makes every source give the same table.
         entry=lambda wildcards: DATASET_ENTRIES[wildcards.dataset],
-        splitter=config["splits"]["splitter"],
-        iterations=config["splits"]["iterations"],
+        # the splits settings as one mapping (a bare "r" would read as a path prefix to --lint)
+        splits=config["splits"],
     script:
         "../scripts/prepare_dataset.py"

@@ -11,6 +11,6 @@ with log_to(snakemake.log[0]):
         mirror=data.get("mirror"),
         cache_dir=data.get("cache", f"{snakemake.config['results']}/cache/downloads"),
         registry=data["registry"],
-        splitter=snakemake.params.splitter,
-        iterations=snakemake.params.iterations,
+        splitter=snakemake.params.splits["splitter"],
+        iterations=snakemake.params.splits["iterations"],
     )
