@@ -41,7 +41,7 @@ def test_every_input_of_the_scores_changes_the_key(tmp_path):
         path = tmp_path / file
         old = path.read_bytes()
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
-        os.utime(path, ns=(1, 1))  # the jar's digest is memoised on size and mtime
+        os.utime(path, ns=(1, 1))  # digests are memoised on size and mtime
         assert score_key(**base)[0] != key, file  # type: ignore[arg-type]
         path.write_bytes(old)
     # the description does not change the scores, nor the key

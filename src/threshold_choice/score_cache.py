@@ -65,14 +65,15 @@ def _sha256_file(path: Path | str) -> str:
 
 
 @cache
-def _sha256_jar(path: str, size: int, mtime_ns: int) -> str:
-    """A jar's SHA-256, once per process and version of the file."""
+def _sha256_version(path: str, size: int, mtime_ns: int) -> str:
     return _sha256_file(path)
 
 
-def _jar_digest(path: Path | str) -> str:
+def _file_digest(path: Path | str) -> str:
+    """A file's SHA-256, once per process and version of the file (a score job keys all its
+    models on the same table, splits and jar)."""
     stat = Path(path).stat()
-    return _sha256_jar(str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
+    return _sha256_version(str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
 
 
 @cache
@@ -108,14 +109,14 @@ def score_key(
     another model); ``java``: the Java runtime it runs on (its ``release`` file)."""
     meta = Path(prepared).with_suffix(".json")
     parts = {
-        "prepared_sha256": _sha256_file(prepared),
+        "prepared_sha256": _file_digest(prepared),
         # target, features and class-1 label of the table come from its metadata
-        "prepared_meta_sha256": _sha256_file(meta) if meta.is_file() else None,
-        "splits_sha256": _sha256_file(splits_csv),
+        "prepared_meta_sha256": _file_digest(meta) if meta.is_file() else None,
+        "splits_sha256": _file_digest(splits_csv),
         "entry": json.loads(json.dumps(
             {k: v for k, v in dict(entry).items() if k not in _NOT_SCORING}, sort_keys=True)),
         "seed": int(seed),
-        "weka_jar_sha256": _jar_digest(weka_jar) if weka_jar else None,
+        "weka_jar_sha256": _file_digest(weka_jar) if weka_jar else None,
         "java": java,
         "software": _software(),
         "code_sha256": _code_digest(),
