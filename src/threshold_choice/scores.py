@@ -161,52 +161,12 @@ def score_model(
     complete = ~X.isna().any(axis=1).to_numpy()
     frames: list[pd.DataFrame] = []
     timing_rows: list[tuple[int, float, float, float, float]] = []
-    for position, split in enumerate(splits, start=1):
-        number = getattr(split, "iteration", None)
-        number = int(number) if isinstance(number, (int, np.integer)) else position
-        train = _rows(split.train, len(X), f"split {number}: train")
-        test = _rows(split.test, len(X), f"split {number}: test")
-        fit_rows = train[complete[train]] if spec.drop_missing_train else train
-        present = np.unique(labels[fit_rows])
-        if present.size < 2:
-            dropped = " after dropping rows with missing values" if spec.drop_missing_train else ""
-            raise UserError(
-                f"model {spec.name!r}, split {number}: the training part{dropped} holds "
-                f"{fit_rows.size} row(s) of class(es) {present.tolist()} only; a model needs "
-                "both classes. Use another split or dataset (or drop_missing_train: false for "
-                "a model that handles missing values)."
-            )
-        estimator = build_model(spec, seed=seed_for_split(seed, number))
-        if random_states is not None:
-            if number not in random_states:
-                raise UserError(f"model {spec.name!r}: no random state for split {number}.")
-            key = "model__random_state" if isinstance(estimator, Pipeline) else "random_state"
-            estimator.set_params(**{key: random_states[number]})
-        # One thread: BLAS/OpenMP reductions can otherwise change with the core count.
-        with threadpool_limits(limits=1):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            estimator.fit(X.iloc[fit_rows].reset_index(drop=True),
-                          labels[fit_rows].astype(np.int64))
-            fitted, fitted_cpu = time.perf_counter(), time.process_time()
-            parts = {}
-            for part, rows in (("train", train), ("test", test)):
-                parts[part] = scores_for(
-                    estimator, X.iloc[rows].reset_index(drop=True), crisp=spec.crisp,
-                    model=spec.name,
-                )
-            done, done_cpu = time.perf_counter(), time.process_time()
-        timing_rows.append((number, fitted - start, done - fitted, fitted_cpu - start_cpu,
-                            done_cpu - fitted_cpu))
-        for part, rows in (("train", train), ("test", test)):
-            values = parts[part]
-            _check_scores(values, spec.name, number, part)
-            frames.append(pd.DataFrame({
-                "split": np.full(rows.size, number, dtype=np.int32),
-                "part": pd.Series([part] * rows.size, dtype="str"),
-                "row": rows,
-                "label": labels[rows],
-                "score": np.clip(values, 0.0, 1.0),
-            }))
+    # One thread: BLAS/OpenMP reductions can otherwise change with the core count. Set once
+    # (threadpoolctl scans the loaded libraries at every call, ~5 ms).
+    with threadpool_limits(limits=1):
+        for position, split in enumerate(splits, start=1):
+            _score_split(X, labels, complete, spec, split, position, seed=seed,
+                         random_states=random_states, frames=frames, timing_rows=timing_rows)
     if frames:
         scores = pd.concat(frames, ignore_index=True)
     else:
@@ -225,6 +185,54 @@ def score_model(
         "predict_cpu_seconds": np.array([t[4] for t in timing_rows], dtype=np.float64),
     })
     return scores, timings
+
+
+def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np.bool_],
+                 spec: ModelSpec, split: SplitLike, position: int, *, seed: int,
+                 random_states: Mapping[int, Any] | None, frames: list[pd.DataFrame],
+                 timing_rows: list[tuple[int, float, float, float, float]]) -> None:
+    """Fit ``spec`` on one split's training part, score both parts; append the scores to
+    ``frames`` and the timings to ``timing_rows`` (see :func:`score_model`)."""
+    number = getattr(split, "iteration", None)
+    number = int(number) if isinstance(number, (int, np.integer)) else position
+    train = _rows(split.train, len(X), f"split {number}: train")
+    test = _rows(split.test, len(X), f"split {number}: test")
+    fit_rows = train[complete[train]] if spec.drop_missing_train else train
+    present = np.unique(labels[fit_rows])
+    if present.size < 2:
+        dropped = " after dropping rows with missing values" if spec.drop_missing_train else ""
+        raise UserError(
+            f"model {spec.name!r}, split {number}: the training part{dropped} holds "
+            f"{fit_rows.size} row(s) of class(es) {present.tolist()} only; a model needs "
+            "both classes. Use another split or dataset (or drop_missing_train: false for "
+            "a model that handles missing values)."
+        )
+    estimator = build_model(spec, seed=seed_for_split(seed, number))
+    if random_states is not None:
+        if number not in random_states:
+            raise UserError(f"model {spec.name!r}: no random state for split {number}.")
+        key = "model__random_state" if isinstance(estimator, Pipeline) else "random_state"
+        estimator.set_params(**{key: random_states[number]})
+    start, start_cpu = time.perf_counter(), time.process_time()
+    estimator.fit(X.iloc[fit_rows].reset_index(drop=True), labels[fit_rows].astype(np.int64))
+    fitted, fitted_cpu = time.perf_counter(), time.process_time()
+    parts = {}
+    for part, rows in (("train", train), ("test", test)):
+        parts[part] = scores_for(estimator, X.iloc[rows].reset_index(drop=True),
+                                 crisp=spec.crisp, model=spec.name)
+    done, done_cpu = time.perf_counter(), time.process_time()
+    timing_rows.append((number, fitted - start, done - fitted, fitted_cpu - start_cpu,
+                        done_cpu - fitted_cpu))
+    for part, rows in (("train", train), ("test", test)):
+        values = parts[part]
+        _check_scores(values, spec.name, number, part)
+        frames.append(pd.DataFrame({
+            "split": np.full(rows.size, number, dtype=np.int32),
+            "part": pd.Series([part] * rows.size, dtype="str"),
+            "row": rows,
+            "label": labels[rows],
+            "score": np.clip(values, 0.0, 1.0),
+        }))
 
 
 def write_scores(df: pd.DataFrame, path: Path | str) -> None:

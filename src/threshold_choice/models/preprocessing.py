@@ -64,10 +64,11 @@ def frame_schema(X: pd.DataFrame) -> FrameSchema:
             "table's feature columns (nominal as Categorical, numeric as float64)."
         )
     cats: list[tuple[Any, ...] | None] = []
-    for name in X.columns:
-        dtype = X[name].dtype
+    # X.dtypes and .tolist(): one frame-level call and one bulk conversion per column
+    # (this runs at every fit and predict)
+    for name, dtype in X.dtypes.items():
         if isinstance(dtype, pd.CategoricalDtype):
-            cats.append(tuple(dtype.categories))
+            cats.append(tuple(dtype.categories.tolist()))
         elif pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
             cats.append(None)
         else:
@@ -93,12 +94,12 @@ def frame_to_matrix(X: pd.DataFrame, schema: FrameSchema) -> FloatArray:
     """Weka's instance matrix: numeric values, or category indices for nominal columns; NaN
     for missing values. Shape ``(len(X), n_columns)``, C-contiguous float64."""
     out = np.empty((len(X), len(schema.names)), dtype=np.float64)
-    for j, (name, cats) in enumerate(zip(X.columns, schema.categories, strict=True)):
-        col = X[name]
+    # column arrays from .items() (cheaper than X[name], which runs at every fit and predict)
+    for j, ((_, col), cats) in enumerate(zip(X.items(), schema.categories, strict=True)):
         if cats is None:
             out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
         else:
-            codes = np.asarray(col.cat.codes, dtype=np.int64)
+            codes = np.asarray(col.array.codes, dtype=np.int64)
             out[:, j] = np.where(codes < 0, np.nan, codes.astype(np.float64))
     return out
 

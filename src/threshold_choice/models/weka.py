@@ -114,6 +114,7 @@ Differences from RWeka
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -180,6 +181,9 @@ PAPER_WEKA_MODELS: Mapping[str, tuple[str, tuple[str, ...], bool]] = {
 }
 
 _JVM_LOCK = threading.Lock()
+#: the jar a started JVM was checked to run (None: the bundled one); set once checked, so
+#: that the per-call check of every fit and predict is one comparison
+_JVM_CHECKED: list[str | None] = []
 
 #: Environment variable naming a ``weka.jar`` to use instead of the bundled one.
 WEKA_JAR_ENV = "THRESHOLD_CHOICE_WEKA_JAR"
@@ -331,6 +335,8 @@ def ensure_jvm(max_heap_size: str | None = None,
     """
     if weka_jar is None:
         weka_jar = os.environ.get(WEKA_JAR_ENV) or None
+    if _JVM_CHECKED and (weka_jar is None or _JVM_CHECKED[0] == str(weka_jar)):
+        return
     jar = check_weka_jar(weka_jar) if weka_jar is not None else None
     jpype, wjvm = _import_wrapper()
     with _JVM_LOCK:
@@ -358,6 +364,16 @@ def ensure_jvm(max_heap_size: str | None = None,
         except Exception as exc:
             raise UserError(f"could not start the JVM for Weka ({exc}); {_INSTALL_HINT}.") from exc
     _check_weka_on_classpath(jpype)
+    if not _JVM_CHECKED:
+        _JVM_CHECKED.append(None if weka_jar is None else str(weka_jar))
+
+
+@functools.cache
+def _jclass(name: str) -> Any:
+    """The Java class ``name``, looked up once per process (a JPype lookup costs about
+    0.1 ms, and fitting and predicting need several per call). The JVM must be running."""
+    jpype, _ = _import_wrapper()
+    return jpype.JClass(name)
 
 
 def _running_weka_jar(jpype: Any) -> str:
@@ -416,8 +432,8 @@ def _class_attribute_name(feature_names: Sequence[str]) -> str:
 def _make_header(jpype: Any, schema: FrameSchema, class_order: tuple[int, int]) -> Any:
     """Empty ``weka.core.Instances``: the class (nominal, values ``class_order``) first, then
     the features (nominal with their declared categories in order, or numeric)."""
-    attribute = jpype.JClass("weka.core.Attribute")
-    array_list = jpype.JClass("java.util.ArrayList")
+    attribute = _jclass("weka.core.Attribute")
+    array_list = _jclass("java.util.ArrayList")
 
     def nominal(name: str, values: Sequence[Any]) -> Any:
         labels = array_list()
@@ -430,7 +446,7 @@ def _make_header(jpype: Any, schema: FrameSchema, class_order: tuple[int, int]) 
     for name, cats in zip(schema.names, schema.categories, strict=True):
         atts.add(attribute(jpype.JString(name)) if cats is None else nominal(name, cats))
     try:
-        header = jpype.JClass("weka.core.Instances")(jpype.JString("R_data_frame"), atts, 0)
+        header = _jclass("weka.core.Instances")(jpype.JString("R_data_frame"), atts, 0)
     except Exception as exc:  # e.g. duplicate attribute or nominal value names
         raise UserError(
             f"Weka refused the feature columns ({exc}). Give the columns unique names and "
@@ -443,12 +459,17 @@ def _make_header(jpype: Any, schema: FrameSchema, class_order: tuple[int, int]) 
 def _fill(jpype: Any, header: Any, matrix: FloatArray, class_values: FloatArray) -> Any:
     """A copy of ``header`` holding one instance per row: class value (Weka index, NaN for
     missing) first, then the row of the Weka value matrix (NaN = missing)."""
-    data = jpype.JClass("weka.core.Instances")(header, int(matrix.shape[0]))
-    dense = jpype.JClass("weka.core.DenseInstance")
-    double_array = jpype.JArray(jpype.JDouble)
+    data = _jclass("weka.core.Instances")(header, int(matrix.shape[0]))
+    if matrix.shape[0] == 0:
+        return data
+    dense = _jclass("weka.core.DenseInstance")
     rows = np.ascontiguousarray(np.column_stack([class_values, matrix]), dtype=np.float64)
-    for row in rows:
-        data.add(dense(1.0, double_array(row)))
+    # the whole matrix crosses to Java in one copy (a double[][]); Weka's API has no bulk
+    # constructor, so each row still costs two calls (DenseInstance, add), about 3 us
+    java_rows = jpype.JArray.of(rows)
+    add = data.add
+    for i in range(rows.shape[0]):
+        add(dense(1.0, java_rows[i]))
     return data
 
 
@@ -539,19 +560,19 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
 
     def _new_classifier(self, jpype: Any) -> Any:
         try:
-            cls = jpype.JClass(self.classname)
+            cls = _jclass(self.classname)
             classifier = cls()
         except Exception as exc:
             raise UserError(
                 f"Weka class {self.classname!r} not found or not instantiable ({exc}). Give a "
                 "fully qualified weka.jar class, e.g. 'weka.classifiers.trees.J48'."
             ) from exc
-        if not jpype.JClass("weka.classifiers.Classifier").class_.isInstance(classifier):
+        if not _jclass("weka.classifiers.Classifier").class_.isInstance(classifier):
             raise UserError(f"{self.classname!r} is not a Weka classifier.")
         opts = jpype.JArray(jpype.JString)([str(o) for o in self.options])
         try:
             classifier.setOptions(opts)
-            jpype.JClass("weka.core.Utils").checkForRemainingOptions(opts)
+            _jclass("weka.core.Utils").checkForRemainingOptions(opts)
         except Exception as exc:
             raise UserError(f"{self._name()}: Weka refused the options ({exc}).") from exc
         return classifier
@@ -610,7 +631,7 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         self.n_train_used_ = int(keep.sum())
         self._jclassifier = classifier
-        self._jheader = jpype.JClass("weka.core.Instances")(header, 0)
+        self._jheader = _jclass("weka.core.Instances")(header, 0)
         self._serialized: bytes | None = None
         return self
 
@@ -635,9 +656,19 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         jpype, classifier, header = self._model()
         data = self._instances(jpype, header, X)
         n = int(data.numInstances())
-        weka_pred = np.array([float(classifier.classifyInstance(data.instance(i)))
-                              for i in range(n)], dtype=np.float64)
         label1 = int(self._weka_index_of_label()[1])
+        if n == 0:
+            return np.empty(0, dtype=np.int64)
+        if _classifies_by_max_probability(classifier):
+            # Weka's AbstractClassifier.classifyInstance: the first class of largest
+            # probability, missing when every probability is 0 (here: label 0); computed from
+            # one batch call instead of one call per row
+            dist = np.asarray(classifier.distributionsForInstances(data), dtype=np.float64)
+            dist = np.where(np.isnan(dist), -np.inf, dist)  # Weka's `>` never picks a NaN
+            weka_pred = np.where(dist.max(axis=1) > 0, dist.argmax(axis=1), -1)
+        else:
+            weka_pred = np.array([float(classifier.classifyInstance(data.instance(i)))
+                                  for i in range(n)], dtype=np.float64)
         return (weka_pred == label1).astype(np.int64)
 
     def weka_model_string(self) -> str:
@@ -660,6 +691,25 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         self.__dict__.update(state)
         self._jclassifier = None
         self._jheader = None
+
+
+def _classifies_by_max_probability(classifier: Any) -> bool:
+    """Whether ``classifier`` keeps Weka's default ``classifyInstance`` (that of
+    ``weka.classifiers.AbstractClassifier``: the first class of largest probability of
+    ``distributionForInstance``, missing when all are 0) and the default batch prediction
+    (``distributionsForInstances`` = ``distributionForInstance`` row by row)."""
+    instance = _jclass("weka.core.Instance").class_
+    instances = _jclass("weka.core.Instances").class_
+    abstract = _jclass("weka.classifiers.AbstractClassifier").class_
+    cls = classifier.getClass()
+    try:
+        return bool(
+            cls.getMethod("classifyInstance", instance).getDeclaringClass().equals(abstract)
+            and cls.getMethod("distributionsForInstances", instances)
+            .getDeclaringClass().equals(abstract)
+        )
+    except Exception:  # no such public method: keep Weka's per-row call
+        return False
 
 
 def _serialize(jpype: Any, classifier: Any, header: Any) -> bytes:
