@@ -44,6 +44,17 @@ def test_weka_version_is_the_bundled_one(jvm: None) -> None:
     ensure_jvm()  # a second call is a no-op
 
 
+def test_the_jvm_runs_with_the_jit_options_and_without_weka_packages(jvm: None) -> None:
+    jpype, _ = weka_backend._import_wrapper()
+    bean = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
+    arguments = [str(a) for a in bean.getInputArguments()]
+    assert set(weka_backend.JIT_OPTIONS) <= set(arguments)
+    assert "-Dweka.packageManager.loadPackages=false" in arguments
+    import weka.core.jvm as wjvm
+
+    assert wjvm.started  # python-weka-wrapper3 sees the JVM as its own
+
+
 def test_paper_configurations() -> None:
     assert set(PAPER_WEKA_MODELS) == {
         "J48", "J48Unp", "Logist", "NB", "Stump", "IBK10", "IBK1", "SVM", "SVMp", "PART",
