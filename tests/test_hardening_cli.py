@@ -173,8 +173,8 @@ def test_prepare_with_out_naming_a_file_is_one_line_before_any_download(tmp_path
 
 def test_splits_on_a_file_that_is_not_arff_names_the_format(scores_csv):
     line = one_error_line(run_cli("splits", "--dataset", "x", "--arff", str(scores_csv)))
-    assert f"cannot read {scores_csv} as ARFF: Invalid layout of the ARFF file" in line
-    assert "BadLayout()" not in line
+    assert f"{scores_csv}, line 1: unexpected header line 'label,score'" in line
+    assert "Give an ARFF file (@relation, @attribute lines, then @data)" in line
 
 
 def test_splits_on_a_truncated_prepared_file_is_one_line(tmp_path):
