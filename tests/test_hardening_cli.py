@@ -18,7 +18,7 @@ from sklearn.metrics import roc_auc_score
 
 from tests.conftest import SHARED, random_scores
 from threshold_choice.cli import main
-from threshold_choice.evaluation import PROBABILITY_METHODS
+from threshold_choice.cli.inputs import PROBABILITY_METHODS
 
 
 def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -173,8 +173,8 @@ def test_prepare_with_out_naming_a_file_is_one_line_before_any_download(tmp_path
 
 def test_splits_on_a_file_that_is_not_arff_names_the_format(scores_csv):
     line = one_error_line(run_cli("splits", "--dataset", "x", "--arff", str(scores_csv)))
-    assert f"cannot read {scores_csv} as ARFF: Invalid layout of the ARFF file" in line
-    assert "BadLayout()" not in line
+    assert f"{scores_csv}, line 1: unexpected header line 'label,score'" in line
+    assert "Give an ARFF file (@relation, @attribute lines, then @data)" in line
 
 
 def test_splits_on_a_truncated_prepared_file_is_one_line(tmp_path):
@@ -243,7 +243,7 @@ def test_another_separator_is_named_with_the_columns_found(tmp_path, header, row
 
 
 def test_splits_refuses_more_iterations_than_the_workflow_allows(scores_csv):
-    from threshold_choice.splits.cli import MAX_ITERATIONS
+    from threshold_choice.cli.splits import MAX_ITERATIONS
 
     line = one_error_line(run_cli("splits", "--dataset", "x", "--arff", str(scores_csv),
                                   "--iterations", str(MAX_ITERATIONS + 1)))

@@ -1,4 +1,5 @@
-"""Tests of the Weka J48 / J48Unp / DecisionStump reimplementations (models/trees.py).
+"""Tests of the Weka J48 / J48Unp / DecisionStump reimplementations (models/trees.py and
+the C4.5 machinery of models/c45.py).
 
 Expected values are computed by hand (or with plain entropy / binomial-bound formulas
 written out here, independently of the implementation), or come from the paper
@@ -22,14 +23,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import InvalidParameterError
 
 from tests.conftest import SHARED
-from threshold_choice.models.trees import (
-    C45Tree,
-    DecisionStump,
-    TrainingData,
-    add_errs,
-    fit_schema,
-    select_split,
-)
+from threshold_choice.models.c45 import TrainingData, add_errs, fit_schema, select_split
+from threshold_choice.models.trees import C45Tree, DecisionStump
 from threshold_choice.models.weka import java_executable
 
 

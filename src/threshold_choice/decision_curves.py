@@ -1,5 +1,6 @@
 """Net benefit and decision curves (decision curve analysis, Vickers & Elkin 2006; paper
-``002``, Sect. 4.3). Also the ``threshold-choice decision-curve`` command.
+``002``, Sect. 4.3). The ``threshold-choice decision-curve`` command is
+:mod:`threshold_choice.cli.decision_curve`.
 
 Conventions: label 1 is the event (e.g. the disease) whose probability the score estimates;
 at threshold probability ``t`` an example is treated (predicted 1) iff ``score > t``, the
@@ -25,9 +26,6 @@ decrease in ``s`` (its derivative enters with a minus sign, Lemma B.1): with
 """
 
 from __future__ import annotations
-
-import argparse
-import sys
 
 import numpy as np
 import pandas as pd
@@ -146,68 +144,3 @@ def expected_net_benefit(
     benefit of the best threshold at each ``t``."""
     t = _thresholds(thresholds)
     return pi1 - expected_cost_curve(sel, gamma, t) / (2.0 * (1.0 - t))
-
-
-# -- the CLI ---------------------------------------------------------------------------------
-
-
-def _run(args: argparse.Namespace) -> int:
-    from threshold_choice.evaluation import read_scores_csv  # the loss command's reader
-
-    labels, scores = read_scores_csv(args.test, "test")
-    thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
-    curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
-    curve.to_csv(sys.stdout, index=False, float_format="%.10g")
-    if args.average:
-        pi1 = CostLines.from_scores(labels, scores).pi1
-        rows = [
-            (
-                low,
-                high,
-                average_net_benefit(labels, scores, low, high),
-                average_treat_all_net_benefit(pi1, low, high),
-                0.0,
-            )
-            for low, high in args.average
-        ]
-        averages = pd.DataFrame(rows, columns=["low", "high", *curve.columns[1:]])
-        sys.stdout.write("\n")
-        averages.to_csv(sys.stdout, index=False, float_format="%.10g")
-    return 0
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "decision-curve",
-        help="net benefit of a set of scores at threshold probabilities (decision curve)",
-        description=(
-            "Decision curve analysis: net benefit TP/n - FP/n * t/(1 - t) at each threshold "
-            "probability t, with treat-all and treat-none. Input: CSV label,score (label 1 = "
-            "the event, score = its predicted probability; treated iff score > t). Prints a "
-            "CSV threshold,net_benefit,treat_all,treat_none; with --average, a blank line "
-            "then low,high,net_benefit,treat_all,treat_none (exact means over t uniform on "
-            "[low, high])."
-        ),
-    )
-    parser.add_argument("--test", required=True, help="CSV label,score")
-    parser.add_argument(
-        "--thresholds",
-        nargs="+",
-        type=float,
-        metavar="T",
-        help="threshold probabilities in [0, 1) (default: 0, 0.01, ..., 0.99, as dcurves)",
-    )
-    parser.add_argument(
-        "--inclusive",
-        action="store_true",
-        help="treat iff score >= t (decision curve analysis, dcurves); default: score > t",
-    )
-    parser.add_argument(
-        "--average",
-        nargs=2,
-        type=float,
-        action="append",
-        metavar=("LOW", "HIGH"),
-        help="also print the exact average net benefit over t uniform on [LOW, HIGH] (repeatable)",
-    )
-    parser.set_defaults(func=_run)

@@ -11,6 +11,9 @@ Written because ``scipy.io.arff`` rejects string attributes and ``liac-arff`` re
 * Sparse rows ``{i v, ...}`` give 0 (numeric) or the first declared label (nominal) to the
   omitted attributes, as Weka does.
 * Any malformed line raises :class:`ArffFormatError` naming the file and the line number.
+
+:func:`read_arff` reads a whole table (the mirror's and OpenML's files); :func:`read_arff_class`
+only the class column of a file (``threshold-choice splits --arff``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import pandas as pd
 
 from threshold_choice.datasets.errors import ArffFormatError
 from threshold_choice.datasets.table import Column, Table, label_codes
+from threshold_choice.errors import UserError
 
 _TOKEN = re.compile(
     r"""\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([^,'"{}]*?))\s*(,|$)""", re.DOTALL
@@ -124,6 +128,16 @@ def _parse_sparse(line: str, n_attributes: int, defaults: list[object]) -> list[
 
 def parse_arff(text: str, *, source: str = "<string>") -> tuple[str, Table]:
     """Parse ARFF text into ``(relation name, Table)``; errors name ``source`` and the line."""
+    relation, attributes, rows = _parse(text, source)
+    return relation, _build_table(attributes, rows, source)
+
+
+def _parse(
+    text: str, source: str, fix: str | None = None
+) -> tuple[str, list[ArffAttribute], list[list[object]]]:
+    """The relation name, the attributes and the raw data rows (``_MISSING`` for ``?``).
+
+    ``fix``: the advice that ends each error message (default: fix or replace the file)."""
     relation = ""
     attributes: list[ArffAttribute] = []
     rows: list[list[object]] = []
@@ -160,15 +174,20 @@ def parse_arff(text: str, *, source: str = "<string>") -> tuple[str, Table]:
             rows.append(row)
         except ValueError as exc:
             raise ArffFormatError(
-                f"{source}, line {number}: {exc}. Fix or replace the file (the mirror's copy "
-                "must match SHA256SUMS)."
+                f"{source}, line {number}: {exc}. "
+                + (fix or "Fix or replace the file (the mirror's copy must match SHA256SUMS).")
             ) from None
     if not in_data:
-        raise ArffFormatError(f"{source}: no @data section. The file is truncated or not ARFF.")
-    return relation, _build_table(attributes, rows, source)
+        raise ArffFormatError(
+            f"{source}: no @data section. {fix or 'The file is truncated or not ARFF.'}"
+        )
+    return relation, attributes, rows
 
 
-def _build_table(attributes: list[ArffAttribute], rows: list[list[object]], source: str) -> Table:
+def _build_table(
+    attributes: list[ArffAttribute], rows: list[list[object]], source: str,
+    fix: str | None = None,
+) -> Table:
     grid = np.array(rows, dtype=object).reshape(len(rows), len(attributes))
     columns = []
     for j, attr in enumerate(attributes):
@@ -182,7 +201,7 @@ def _build_table(attributes: list[ArffAttribute], rows: list[list[object]], sour
                 bad = str(next(v for v in text if not _is_float(v)))
                 raise ArffFormatError(
                     f"{source}: attribute {attr.name!r} is numeric but holds {bad!r}. "
-                    "Fix or replace the file."
+                    f"{fix or 'Fix or replace the file.'}"
                 ) from None
             columns.append(Column(attr.name, "numeric", values))
             continue
@@ -197,7 +216,8 @@ def _build_table(attributes: list[ArffAttribute], rows: list[list[object]], sour
             row = int(np.flatnonzero(undeclared)[0]) + 1
             raise ArffFormatError(
                 f"{source}: data row {row} gives attribute {attr.name!r} the value "
-                f"{labels[row - 1]!r}, which its header does not declare. Fix or replace the file."
+                f"{labels[row - 1]!r}, which its header does not declare. "
+                f"{fix or 'Fix or replace the file.'}"
             )
         columns.append(Column(attr.name, "nominal", codes, tuple(categories)))
     return Table(tuple(columns))
@@ -219,3 +239,49 @@ def read_arff(path: Path) -> tuple[str, Table]:
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     return parse_arff(text, source=str(path))
+
+
+@dataclass(frozen=True)
+class ClassColumn:
+    """Class labels of every data row (``None`` if missing) and the declared level order."""
+
+    name: str
+    labels: list[str | None]
+    levels: list[str]
+
+
+_CLASS_FIX = ("Give an ARFF file (@relation, @attribute lines, then @data) or a prepared "
+              "dataset with --prepared")
+
+
+def read_arff_class(path: Path, class_attribute: str | None = None) -> ClassColumn:
+    """The class column of an ARFF file (UTF-8), the whole file checked as :func:`read_arff`
+    checks it.
+
+    ``class_attribute`` names the class attribute; by default the **last** attribute (the
+    authors' convention; for ``spect_train``/``spect_test`` pass ``OVERALL_DIAGNOSIS``, their
+    first attribute). The attribute must be nominal; ``levels`` is its header order.
+    Problems are :class:`~threshold_choice.errors.UserError` naming the file and the fix.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read ARFF file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not an ARFF file (not UTF-8 text). {_CLASS_FIX}") from None
+    _, attributes, rows = _parse(text, str(path), _CLASS_FIX)
+    table = _build_table(attributes, rows, str(path), _CLASS_FIX)
+    names = [a.name for a in attributes]
+    if class_attribute is None:
+        column = len(names) - 1
+    elif class_attribute in names:
+        column = names.index(class_attribute)
+    else:
+        raise UserError(f"{path} has no attribute {class_attribute!r}; attributes: {names}")
+    attr = attributes[column]
+    if attr.kind != "nominal":
+        raise UserError(
+            f"class attribute {attr.name!r} of {path} is {attr.kind.upper()}, not nominal; "
+            "choose a nominal one with --class-attribute")
+    labels = table.columns[column].labels().tolist()
+    return ClassColumn(name=attr.name, labels=labels, levels=list(attr.categories))

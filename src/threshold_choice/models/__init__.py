@@ -7,6 +7,7 @@ registry) does not import every model. Modules:
   :func:`~.registry.build_model`;
 * :mod:`.logistic` (Logist), :mod:`.bayes` (NB), :mod:`.neighbours` (IBK1, IBK10),
   :mod:`.svm` (SVM, SVMp), :mod:`.baselines` (Prior, Random);
-* :mod:`.trees` (J48, J48Unp, Stump) and :mod:`.part` (PART);
+* :mod:`.trees` (J48, J48Unp, Stump) and :mod:`.part` (PART), on the C4.5 machinery of
+  :mod:`.c45` (feature encoding, split selection, pessimistic error estimates);
 * :mod:`.preprocessing` - input conventions, Weka's attribute filters, the generic encoder.
 """

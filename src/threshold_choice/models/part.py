@@ -2,7 +2,7 @@
 
 Reimplementation of ``weka.classifiers.rules.PART`` with C4.5 pruning (its default;
 ``rules.part.MakeDecList`` and ``C45PruneableDecList``), on top of the C4.5 split
-selection of :mod:`.trees`. Input conventions are those of :mod:`.trees`.
+selection of :mod:`.c45`. Input conventions are those of :mod:`.c45`.
 """
 
 from __future__ import annotations
@@ -18,23 +18,23 @@ from sklearn.utils.validation import check_is_fitted
 
 from threshold_choice._typing import FloatArray, IntArray
 
-from .trees import (
-    _SMALL,
+from .c45 import (
     C45_PARAMETER_CONSTRAINTS,
+    SMALL,
     C45Split,
     FeatureSchema,
     TrainingData,
-    _check_weights,
-    _condition,
-    _dist_probs,
-    _leaf_label,
     add_errs,
+    check_weights,
     deep_recursion,
+    dist_probs,
     encode_features,
     encode_target,
     fit_schema,
+    leaf_label,
     num_incorrect,
     select_split,
+    split_condition,
     split_data,
 )
 
@@ -89,7 +89,7 @@ class _PartialTreeBuilder:
         self.min_obj = data.min_obj
 
     def leaf(self, rows: IntArray, w: FloatArray) -> PartialNode:
-        return PartialNode(self.data.class_dist(rows, w), is_empty=abs(float(w.sum())) < _SMALL)
+        return PartialNode(self.data.class_dist(rows, w), is_empty=abs(float(w.sum())) < SMALL)
 
     def build(self, rows: IntArray, w: FloatArray) -> PartialNode:
         split = select_split(self.data, rows, w)
@@ -128,12 +128,12 @@ class _PartialTreeBuilder:
             if c is not None:
                 continue
             bag = node.split.dist[i]
-            if float(bag.sum()) - self.min_obj < -_SMALL:
+            if float(bag.sum()) - self.min_obj < -SMALL:
                 continue  # estimated = Double.MAX_VALUE, never chosen
             est = _bag_entropy(bag)
-            if est < _SMALL:
+            if est < SMALL:
                 return i
-            if est - best_val < -_SMALL:
+            if est - best_val < -SMALL:
                 best, best_val = i, est
         return best
 
@@ -142,10 +142,10 @@ class _PartialTreeBuilder:
         assert node.split is not None
         best, best_val = 0, float(np.finfo(np.float64).max)
         for i, c in enumerate(node.children):
-            if c is None or self.min_obj - float(node.split.dist[i].sum()) >= _SMALL:
+            if c is None or self.min_obj - float(node.split.dist[i].sum()) >= SMALL:
                 continue
             size = _branch_size(c)
-            if size - best_val < -_SMALL:
+            if size - best_val < -SMALL:
                 best, best_val = i, size
         return best
 
@@ -154,9 +154,9 @@ class _PartialTreeBuilder:
         is <= theirs + 0.1 (``pruneEnd``)."""
         assert node.split is not None
         err_tree = sum(_leaf_errors(c.dist, self.cf) for c in node.children
-                       if c is not None and abs(float(c.dist.sum())) >= _SMALL)
+                       if c is not None and abs(float(c.dist.sum())) >= SMALL)
         err_leaf = _leaf_errors(node.split.dist.sum(axis=0), self.cf)
-        if err_leaf - (err_tree + 0.1) < _SMALL:
+        if err_leaf - (err_tree + 0.1) < SMALL:
             node.dist = node.split.dist.sum(axis=0)
             node.split = None
             node.children = []
@@ -207,7 +207,7 @@ class Rule:
         node = self.tree
         while not node.is_leaf:
             assert node.split is not None
-            out.append(_condition(schema, node.split, node.index))
+            out.append(split_condition(schema, node.split, node.index))
             node = node.child(node.index)
         return out
 
@@ -222,7 +222,7 @@ class PART(ClassifierMixin, BaseEstimator):
     to the expanded leaf (with >= ``min_leaf`` weight at each step) covering the most
     weight. Covered instances are removed; an instance with a missing value on a rule
     attribute is covered fractionally (the branch's weight fraction) and stays with its
-    weight times one minus that. Splits are chosen by :func:`.trees.select_split` (gain
+    weight times one minus that. Splits are chosen by :func:`.c45.select_split` (gain
     ratio, average-gain condition, MDL-corrected numeric thresholds, split points moved
     onto values of the full training set), as in Weka.
 
@@ -271,7 +271,7 @@ class PART(ClassifierMixin, BaseEstimator):
         yk, classes = encode_target(y)
         if yk.size != xf.shape[0]:
             raise ValueError("X and y have different numbers of rows")
-        w = _check_weights(sample_weight, yk.size)
+        w = check_weights(sample_weight, yk.size)
         data = TrainingData.build(xf, yk, classes.size, schema, int(self.min_leaf))
         builder = _PartialTreeBuilder(data, float(np.float32(self.confidence)))
         rows = np.arange(yk.size)
@@ -281,9 +281,9 @@ class PART(ClassifierMixin, BaseEstimator):
                 tree = builder.build(rows, w)
             rules.append(Rule(tree))
             cover = _rule_weight(tree, xf, rows)
-            if not np.any(cover > _SMALL):  # cannot happen in Weka's algorithm: a bug
+            if not np.any(cover > SMALL):  # cannot happen in Weka's algorithm: a bug
                 raise RuntimeError("PART: a rule covers none of the remaining instances")
-            keep = cover - 1.0 < -_SMALL
+            keep = cover - 1.0 < -SMALL
             rows, w = rows[keep], w[keep] * (1.0 - cover[keep])
         self.rules_ = rules
         self.classes_ = classes
@@ -301,13 +301,13 @@ class PART(ClassifierMixin, BaseEstimator):
         remaining = np.ones(n)
         rows = np.arange(n)
         for rule in self.rules_:
-            active = rows[remaining > _SMALL]
+            active = rows[remaining > SMALL]
             if active.size == 0:
                 break
             cover = _rule_weight(rule.tree, xf, active)
-            hit = cover > _SMALL
+            hit = cover > SMALL
             a, c = active[hit], cover[hit]
-            out[a] += (remaining[a] * c)[:, None] * _dist_probs(rule.dist, False)[None, :]
+            out[a] += (remaining[a] * c)[:, None] * dist_probs(rule.dist, False)[None, :]
             remaining[a] *= 1.0 - c
         return out
 
@@ -320,6 +320,6 @@ class PART(ClassifierMixin, BaseEstimator):
         blocks = []
         for rule in self.rules_:
             conds = rule.conditions(self.schema_)
-            label = _leaf_label(rule.dist, self.classes_)
+            label = leaf_label(rule.dist, self.classes_)
             blocks.append(" AND\n".join(conds) + ": " + label if conds else ": " + label)
         return "\n\n".join(blocks) + f"\n\nNumber of Rules  : \t{len(self.rules_)}"

@@ -12,7 +12,6 @@ Two splitters behind one interface (:class:`Splitter`):
 
 from __future__ import annotations
 
-from threshold_choice.splits.cli import ClassColumn, read_arff_class, register
 from threshold_choice.splits.core import (
     SPLITTER_NAMES,
     NumpySplitter,
@@ -26,6 +25,7 @@ from threshold_choice.splits.core import (
     r_streams_after_splits,
     splits_frame,
 )
+from threshold_choice.splits.labels import ClassColumn, read_arff_class
 
 __all__ = [
     "SPLITTER_NAMES",
@@ -40,6 +40,5 @@ __all__ = [
     "make_splits",
     "r_streams_after_splits",
     "read_arff_class",
-    "register",
     "splits_frame",
 ]

@@ -1,4 +1,4 @@
-"""``threshold-choice datasets prepare|table5``.
+"""``threshold-choice datasets prepare|table5`` (:mod:`threshold_choice.datasets`).
 
 ``prepare --name N [--name M ...] | --all  --out DIR [--mirror DIR] [--cache DIR]``
     obtain, verify and store datasets (mirror first, then OpenML/UCI).

@@ -1,8 +1,10 @@
 """Command-line interface: ``threshold-choice <command> ...``.
 
-Each command lives in the module of the concept it belongs to; that module defines
+One module per command (:mod:`.loss`, :mod:`.splits`, :mod:`.datasets`, :mod:`.compare`,
+:mod:`.decision_curve`, :mod:`.plot`); each imports the library and defines
 ``register(subparsers)``, which adds the command's parser and sets ``func`` to a callable
-taking the parsed namespace and returning the exit code. Errors the user can fix are raised
+taking the parsed namespace and returning the exit code. :mod:`.inputs` reads the
+``label,score`` CSV files the commands take. Errors the user can fix are raised
 as :class:`threshold_choice.errors.UserError` and printed as one line (exit status 2), as is
 any file-system error (a folder given for a file, a file that cannot be read or written).
 Output cut short by its reader (``threshold-choice loss ... | head -1``) ends the command
@@ -21,12 +23,12 @@ from threshold_choice.errors import UserError
 
 # Modules that contribute a sub-command (one line each).
 SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "threshold_choice.evaluation",
-    "threshold_choice.splits",
-    "threshold_choice.datasets.cli",
-    "threshold_choice.comparison",
-    "threshold_choice.decision_curves",
-    "threshold_choice.plot_cli",
+    "threshold_choice.cli.loss",
+    "threshold_choice.cli.splits",
+    "threshold_choice.cli.datasets",
+    "threshold_choice.cli.compare",
+    "threshold_choice.cli.decision_curve",
+    "threshold_choice.cli.plot",
 )
 
 
@@ -77,7 +79,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"threshold-choice {args.command}: interrupted", file=sys.stderr)
         return 130
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

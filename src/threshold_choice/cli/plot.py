@@ -17,8 +17,9 @@ from pathlib import Path
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from threshold_choice.cli.inputs import read_scores_csv
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, read_scores_csv
+from threshold_choice.evaluation import LossSettings
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.figures import ALLOWED_FIGURE_FORMATS
 from threshold_choice.methods import METHODS
@@ -80,7 +81,7 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
     return kwargs
 
 
-def _run_plot(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lstrip(".").lower() not in ALLOWED_FIGURE_FORMATS:
         raise UserError(
@@ -174,4 +175,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="froc: draw the isometric of F-measure F (repeatable; default: "
                         "the best F1)")
     parser.add_argument("--title", help="figure title")
-    parser.set_defaults(func=_run_plot)
+    parser.set_defaults(func=_run)

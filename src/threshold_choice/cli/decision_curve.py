@@ -1,0 +1,79 @@
+"""``threshold-choice decision-curve``: net benefit of a set of scores at threshold
+probabilities, with treat-all and treat-none (:mod:`threshold_choice.decision_curves`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.decision_curves import (
+    DEFAULT_THRESHOLDS,
+    average_net_benefit,
+    average_treat_all_net_benefit,
+    decision_curve,
+)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from threshold_choice.cli.inputs import read_scores_csv
+
+    labels, scores = read_scores_csv(args.test, "test")
+    thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
+    curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
+    curve.to_csv(sys.stdout, index=False, float_format="%.10g")
+    if args.average:
+        pi1 = CostLines.from_scores(labels, scores).pi1
+        rows = [
+            (
+                low,
+                high,
+                average_net_benefit(labels, scores, low, high),
+                average_treat_all_net_benefit(pi1, low, high),
+                0.0,
+            )
+            for low, high in args.average
+        ]
+        averages = pd.DataFrame(rows, columns=["low", "high", *curve.columns[1:]])
+        sys.stdout.write("\n")
+        averages.to_csv(sys.stdout, index=False, float_format="%.10g")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "decision-curve",
+        help="net benefit of a set of scores at threshold probabilities (decision curve)",
+        description=(
+            "Decision curve analysis: net benefit TP/n - FP/n * t/(1 - t) at each threshold "
+            "probability t, with treat-all and treat-none. Input: CSV label,score (label 1 = "
+            "the event, score = its predicted probability; treated iff score > t). Prints a "
+            "CSV threshold,net_benefit,treat_all,treat_none; with --average, a blank line "
+            "then low,high,net_benefit,treat_all,treat_none (exact means over t uniform on "
+            "[low, high])."
+        ),
+    )
+    parser.add_argument("--test", required=True, help="CSV label,score")
+    parser.add_argument(
+        "--thresholds",
+        nargs="+",
+        type=float,
+        metavar="T",
+        help="threshold probabilities in [0, 1) (default: 0, 0.01, ..., 0.99, as dcurves)",
+    )
+    parser.add_argument(
+        "--inclusive",
+        action="store_true",
+        help="treat iff score >= t (decision curve analysis, dcurves); default: score > t",
+    )
+    parser.add_argument(
+        "--average",
+        nargs=2,
+        type=float,
+        action="append",
+        metavar=("LOW", "HIGH"),
+        help="also print the exact average net benefit over t uniform on [LOW, HIGH] (repeatable)",
+    )
+    parser.set_defaults(func=_run)

@@ -1,0 +1,115 @@
+"""What the commands read: CSV files ``label,score`` and the check that scores are
+probabilities for the methods that read them as such.
+
+Shared by ``loss``, ``decision-curve`` and ``plot``; every problem is a
+:class:`~threshold_choice.errors.UserError` naming the file, the line and the fix.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from threshold_choice.errors import UserError
+from threshold_choice.methods import METHODS
+
+#: methods that threshold at the score itself (or at a map of it), so they read the scores as
+#: probabilities; the others use only the order of the scores (rank-based)
+PROBABILITY_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m.startswith("score-"))
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+_OTHER_SEPARATORS = {";": "';'", "\t": "a tab", "|": "'|'"}
+
+
+def _header_fix(found: Sequence[str]) -> str:
+    """How to fix a header that lacks ``label,score`` (another separator, spaces...)."""
+    if len(found) == 1:
+        for sep, name in _OTHER_SEPARATORS.items():
+            if sep in found[0]:
+                return f"the file looks separated by {name}: separate the columns by commas"
+    if {"label", "score"} <= {c.strip() for c in found}:
+        return "remove the spaces around the column names (header line label,score)"
+    return "expected a comma-separated header line label,score"
+
+
+def _first_bad_line(bad: np.ndarray, raw: np.ndarray, what: str, path: Path, column: str) -> None:
+    """Raise naming the first line (1-based, blank lines counted) where ``bad`` holds."""
+    if not bad.any():
+        return
+    row = int(np.flatnonzero(bad)[0])
+    value = raw[row]
+    problem = "is missing" if value.strip() == "" else f"is {value.strip()!r}"
+    need = "labels must be 0 or 1" if column == "label" else "scores must be finite numbers"
+    raise UserError(f"{what} file {path}: {column} on line {row + 2} {problem}; {need}")
+
+
+def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Read a comma-separated file with a header line naming the columns ``label`` and
+    ``score`` (other columns are ignored): labels 0/1, scores finite reals.
+
+    Blank lines are skipped; errors name the file and the 1-based line (blank lines counted)."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # -sig: a leading byte-order mark is dropped
+    except FileNotFoundError:
+        raise UserError(f"{what} file {path} does not exist") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{what} file {path} is not a text (UTF-8) CSV file") from None
+    try:
+        # header=None: a row with more fields than the header is an error naming its line
+        # (with a header, pandas would silently take the first field as an index)
+        grid = pd.read_csv(
+            io.StringIO(text), header=None, dtype=str, keep_default_na=False,
+            skip_blank_lines=False,
+        ).to_numpy(dtype=object)
+    except pd.errors.EmptyDataError:
+        raise UserError(
+            f"{what} file {path} is empty; expected a header line label,score"
+        ) from None
+    except pd.errors.ParserError as exc:
+        raise UserError(
+            f"{what} file {path} is not a readable CSV: {exc}".splitlines()[0]
+        ) from None
+    found = [str(c) for c in grid[0]]
+    missing = [c for c in ("label", "score") if c not in found]
+    if missing:
+        shown = ", ".join(repr(c) for c in found)
+        raise UserError(
+            f"{what} file {path} lacks column(s) {', '.join(missing)} (found {shown}); "
+            f"{_header_fix(found)}"
+        )
+    lines = _LINE_BREAKS.split(text)
+    blank = np.array([not line.strip() for line in lines[1 : len(grid)]], dtype=bool)
+    keep = np.flatnonzero(~blank)
+    raw_labels = grid[1:, found.index("label")].astype(str)
+    raw_scores = grid[1:, found.index("score")].astype(str)
+    labels = pd.to_numeric(pd.Series(raw_labels), errors="coerce").to_numpy(dtype=float)
+    scores = pd.to_numeric(pd.Series(raw_scores), errors="coerce").to_numpy(dtype=float)
+    _first_bad_line(~blank & ~np.isin(labels, (0.0, 1.0)), raw_labels, what, path, "label")
+    _first_bad_line(~blank & ~np.isfinite(scores), raw_scores, what, path, "score")
+    return labels[keep].astype(np.int8), scores[keep]
+
+
+def probability_problem(scores: np.ndarray, methods: Sequence[str], what: str) -> str | None:
+    """Why ``methods`` cannot use ``scores``: ``None`` if the scores lie in [0, 1] or every
+    method is rank-based, else a message naming the methods that need probabilities."""
+    if scores.size == 0 or (scores.min() >= 0.0 and scores.max() <= 1.0):
+        return None
+    needy = [m for m in methods if m in PROBABILITY_METHODS]
+    if not needy:
+        return None
+    rank_based = ", ".join(m for m in METHODS if m not in PROBABILITY_METHODS)
+    return (
+        f"{what} range from {scores.min():g} to {scores.max():g}, outside [0, 1]; "
+        f"{', '.join(needy)} read(s) them as probabilities (estimates of P(class 1)): rescale "
+        f"the scores into [0, 1] (e.g. calibrate them), or choose rank-based methods with "
+        f"--method ({rank_based}), which take any real scores"
+    )

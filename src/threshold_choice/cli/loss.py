@@ -1,0 +1,215 @@
+"""``threshold-choice loss``: expected losses of threshold choice methods for one set of
+scores, and the test-set metrics (see :func:`threshold_choice.evaluation.expected_losses`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+
+from threshold_choice.cli.inputs import probability_problem, read_scores_csv
+from threshold_choice.errors import UserError
+from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.expected_loss import ESTIMATORS
+from threshold_choice.fmeasure import LOSSES
+from threshold_choice.methods import METHODS, NEEDS_TRAIN, TIE_BREAKING
+from threshold_choice.metrics import compute_metrics
+from threshold_choice.paper import PAPER_GAMMAS, PAPER_METHODS
+from threshold_choice.uncertainty import PAPER_GRID_SIZE, format_gamma, parse_gamma
+
+#: metrics the command prints, always
+_DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
+# H always; the bounded scores when the cost distribution is a bounded range
+_EXTRA_CLI_METRICS = ("H", "BS_bounded", "LogLoss_bounded")
+#: metrics that compare scores with the 0/1 labels (AUC, RL and RL_conv depend only on the
+#: order and the ties of the scores, so any real scores serve)
+PROBABILITY_METRICS: tuple[str, ...] = (
+    "BS", "MAE", "CL", "LogLoss", "BS_bounded", "LogLoss_bounded"
+)
+
+
+def _finite_or_none(value: object) -> object:
+    """JSON has no NaN or infinity: such numbers are written as null."""
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value
+
+
+#: replicates of ``loss --bootstrap`` (each holds a resample of the test set in memory)
+_MAX_BOOTSTRAP = 10_000
+
+
+def _write_output(
+    losses: pd.DataFrame, metric_frame: pd.DataFrame, fmt: str, estimator: str
+) -> None:
+    """CSV (losses, a blank line, metrics) or JSON; ``metric_frame``: ``metric, value`` and,
+    with ``--bootstrap``, ``lower, upper`` (as the losses then)."""
+    def records(frame: pd.DataFrame) -> list[dict[str, object]]:
+        return [{k: _finite_or_none(v) for k, v in row.items()}
+                for row in frame.to_dict(orient="records")]
+
+    if fmt == "json":
+        payload: dict[str, object] = {
+            "estimator": estimator,
+            "losses": records(losses),
+            "metrics": {row["metric"]: row["value"] for row in records(metric_frame)},
+        }
+        if "lower" in metric_frame.columns:
+            payload["metric_intervals"] = records(metric_frame)
+        # allow_nan=False: fail loudly rather than write NaN/Infinity (not JSON)
+        sys.stdout.write(json.dumps(payload, indent=2, allow_nan=False) + "\n")
+        return
+    losses.to_csv(sys.stdout, index=False, float_format="%.10g")
+    sys.stdout.write("\n")
+    metric_frame.to_csv(sys.stdout, index=False, float_format="%.10g")
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.seed < 0:
+        raise UserError(f"--seed must be an integer >= 0, got {args.seed}")
+    if not 0 <= args.bootstrap <= _MAX_BOOTSTRAP:
+        raise UserError(f"--bootstrap must be between 0 and {_MAX_BOOTSTRAP}, got {args.bootstrap}")
+    if args.bootstrap and args.loss != "accuracy":
+        raise UserError("--bootstrap is for the accuracy loss only; drop --loss f-measure or "
+                        "--bootstrap")
+    labels, scores = read_scores_csv(args.test, "test")
+    train_y = train_s = None
+    if args.train is not None:
+        train_y, train_s = read_scores_csv(args.train, "training")
+    methods = args.method or [
+        m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
+    ]
+    problem = probability_problem(scores, methods, f"the scores of {args.test}")
+    if problem is not None:
+        raise UserError(problem)
+    gammas = [parse_gamma(g) for g in (args.gamma or PAPER_GAMMAS)]
+    settings = LossSettings(
+        estimator=args.estimator,
+        grid_size=args.grid_size,
+        seed=args.seed,
+        rate_threshold_offset=args.rate_threshold_offset,
+        tie_breaking=args.tie_breaking,
+        cost_distribution=args.cost_distribution,
+        prior=args.prior,
+    )
+    losses = expected_losses(
+        labels,
+        scores,
+        train_y=train_y,
+        train_s=train_s,
+        methods=methods,
+        gammas=gammas,
+        settings=settings,
+        loss_function=args.loss,
+    )
+    metrics = compute_metrics(labels, scores, cost_distribution=settings.distribution)
+    chosen: dict[str, float | None] = {
+        k: metrics[k] for k in (*_DEFAULT_CLI_METRICS, *_EXTRA_CLI_METRICS) if k in metrics
+    }
+    blanked: list[str] = []
+    if scores.min() < 0.0 or scores.max() > 1.0:
+        blanked = [k for k in chosen if k in PROBABILITY_METRICS]
+        chosen.update(dict.fromkeys(blanked, None))
+        print(
+            f"threshold-choice loss: note: {', '.join(blanked)} left empty: they compare "
+            "probabilities with the labels, and these scores lie outside [0, 1]",
+            file=sys.stderr,
+        )
+    metric_frame = pd.DataFrame({"metric": list(chosen), "value": list(chosen.values())})
+    if args.bootstrap:
+        from threshold_choice.bootstrap import add_intervals
+
+        losses, metric_frame = add_intervals(
+            losses, metric_frame, labels, scores, train_y, train_s, settings,
+            n_boot=args.bootstrap, seed=args.seed,
+        )
+        metric_frame.loc[metric_frame["metric"].isin(blanked), ["lower", "upper"]] = None
+    losses["gamma"] = losses["gamma"].map(format_gamma)
+    _write_output(losses, metric_frame, args.format, args.estimator)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "loss",
+        help="expected losses of threshold choice methods for one set of scores",
+        description=(
+            "Expected loss of threshold choice methods when the cost proportion is known only "
+            "through c_hat ~ Beta(gamma*c + 1, gamma*(1 - c) + 1). Inputs are CSV files with "
+            "columns label,score (label 1 = the class whose probability the score estimates; "
+            "predict 1 iff score > threshold). Prints a CSV method,gamma,expected_loss, a blank "
+            "line, then metric,value (AUC, BS, MAE, CL, RL, RL_conv, H; with a bounded "
+            "--cost-distribution also BS_bounded and LogLoss_bounded)."
+        ),
+    )
+    parser.add_argument("--test", required=True, help="CSV label,score of the test set")
+    parser.add_argument("--train", help="CSV label,score of the training set (train-optimal)")
+    parser.add_argument(
+        "--method",
+        action="append",
+        choices=METHODS,
+        help="method (repeatable; default: the paper's four)",
+    )
+    parser.add_argument(
+        "--gamma",
+        action="append",
+        help="certainty level, a number >= 0 or inf (repeatable; default: inf 16 8 4 2 1 0)",
+    )
+    parser.add_argument("--estimator", choices=ESTIMATORS, default="exact")
+    parser.add_argument(
+        "--grid-size",
+        type=int,
+        default=PAPER_GRID_SIZE,
+        help="grid of true costs (grid, montecarlo)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the montecarlo draws")
+    parser.add_argument(
+        "--rate-threshold-offset",
+        type=float,
+        default=None,
+        metavar="DELTA",
+        help="rate-based methods: realise each line with the threshold (distinct score - DELTA) "
+        "as the authors' code did (1e-7 in the workflow); default: exact interpolation",
+    )
+    parser.add_argument(
+        "--tie-breaking",
+        choices=TIE_BREAKING,
+        default="project",
+        help="test-/train-optimal at grid points: break exact ties between cost lines with "
+        "the authors' floating-point arithmetic (authors) or the project's (default)",
+    )
+    parser.add_argument(
+        "--loss",
+        choices=LOSSES,
+        default="accuracy",
+        help="accuracy (default) or f-measure: the expected 2FQ/(1 - FQ) of the F-cost lines "
+        "(class 0 positive; inf when a method can pick a threshold with no true positive)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add lower,upper columns: 95%% percentile intervals from N stratified bootstrap "
+        "replicates of the test set (seeded with --seed)",
+    )
+    parser.add_argument(
+        "--cost-distribution",
+        default="uniform",
+        metavar="SPEC",
+        help="density of the true cost proportion: uniform (the paper's, default), beta:A,B, "
+        "uniform:LO,HI or logit-uniform:LO,HI",
+    )
+    parser.add_argument(
+        "--prior",
+        type=float,
+        default=None,
+        metavar="PI0",
+        help="deployment class-0 proportion the cost lines are reweighted to (default: the "
+        "test set's; 0.5 gives the skew view)",
+    )
+    parser.add_argument("--format", choices=("csv", "json"), default="csv")
+    parser.set_defaults(func=_run)
