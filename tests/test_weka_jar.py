@@ -20,7 +20,7 @@ import pytest
 
 from tests.conftest import SHARED
 from threshold_choice.errors import UserError
-from threshold_choice.models.weka import WEKA_JAR_ENV, check_weka_jar, ensure_jvm
+from threshold_choice.models.jvm import WEKA_JAR_ENV, check_weka_jar, ensure_jvm
 
 WEKA393 = os.environ.get("THRESHOLD_CHOICE_TEST_WEKA393_JAR")
 
@@ -58,7 +58,7 @@ def sonar(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def probe(sonar: Path, jar: Path | None, *, via_env: bool = False) -> dict:
     env = {k: v for k, v in os.environ.items() if k != WEKA_JAR_ENV}
-    code = "from threshold_choice.models.weka import ensure_jvm; " + (
+    code = "from threshold_choice.models.jvm import ensure_jvm; " + (
         f"ensure_jvm(weka_jar={str(jar)!r})\n" if jar is not None and not via_env else "\n"
     ) + PROBE
     if jar is not None and via_env:

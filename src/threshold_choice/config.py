@@ -165,7 +165,7 @@ def _check_models(config: Mapping[str, Any], root: Path) -> None:
             f"names of {models['registry']}: {', '.join(known)}"
         )
     if models.get("weka_jar"):
-        from threshold_choice.models.weka import check_weka_jar
+        from threshold_choice.models.jvm import check_weka_jar
 
         try:
             check_weka_jar(root / models["weka_jar"])

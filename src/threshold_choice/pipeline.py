@@ -161,8 +161,9 @@ def _model_spec(model: str, entry: Mapping[str, Any] | None, registry: Path | st
 def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, seed: int,
                    weka_jar: Path | str | None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Scores and timings (with the software column) of one model on every split."""
+    from threshold_choice.models.jvm import ensure_jvm
     from threshold_choice.models.registry import import_estimator
-    from threshold_choice.models.weka import ensure_jvm, is_weka_estimator
+    from threshold_choice.models.weka import is_weka_estimator
     from threshold_choice.provenance import format_software, software_versions
     from threshold_choice.scores import score_model
 
@@ -217,7 +218,7 @@ def step_score(
     ``software`` column. With ``cache_dir``, a model whose scores are in the
     :class:`~threshold_choice.score_cache.ScoreCache` is not fitted again."""
     from threshold_choice.datasets import load_prepared
-    from threshold_choice.models.weka import java_release, resolved_weka_jar
+    from threshold_choice.models.jvm import java_release, resolved_weka_jar
     from threshold_choice.score_cache import ScoreCache, score_key
     from threshold_choice.scores import write_scores
 

@@ -26,7 +26,7 @@ def software_versions(*, weka: bool = False,
         except metadata.PackageNotFoundError:
             versions[name] = "not installed"
     if weka:
-        from threshold_choice.models.weka import java_version, weka_jar_in_use, weka_version
+        from threshold_choice.models.jvm import java_version, weka_jar_in_use, weka_version
 
         versions["weka"] = weka_version()
         versions["weka.jar"] = weka_jar_in_use()
