@@ -36,10 +36,9 @@ from threshold_choice.costlines import CostLines, validate_scores
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import _mapped_moments, expected_loss
-from threshold_choice.methods import GAMMA_AWARE, Selection, make_selection
+from threshold_choice.methods import GAMMA_AWARE, PAPER_METHODS, Selection, make_selection
 from threshold_choice.metrics import METRICS, compute_metrics
-from threshold_choice.paper import PAPER_GAMMAS, PAPER_METHODS
-from threshold_choice.uncertainty import moment_table, parse_gamma
+from threshold_choice.uncertainty import PAPER_GAMMAS, moment_table, parse_gamma
 
 #: methods whose break points in c_hat do not depend on the test labels: their exact expected
 #: loss is linear in the test cost lines (given the training scores and gamma)

@@ -25,13 +25,14 @@ from threshold_choice.methods import (
     GAMMA_AWARE,
     METHODS,
     NEEDS_TRAIN,
+    PAPER_METHODS,
     TIE_BREAKING,
     Selection,
     TieBreaking,
     make_selection,
 )
-from threshold_choice.paper import PAPER_GAMMAS, PAPER_METHODS
 from threshold_choice.uncertainty import (
+    PAPER_GAMMAS,
     PAPER_GRID_SIZE,
     check_grid_size,
     format_gamma,

@@ -50,6 +50,9 @@ METHODS: tuple[str, ...] = (
     "train-optimal-aware",
     "score-driven-aware",
 )
+#: the four methods the paper evaluates (Sect. 4), in the order of its tables: the library's
+#: default selection
+PAPER_METHODS: tuple[str, ...] = METHODS[:4]
 #: methods that select on the training scores
 NEEDS_TRAIN: frozenset[str] = frozenset({"train-optimal", "train-optimal-aware"})
 #: methods whose selection depends on gamma (they know the uncertainty)

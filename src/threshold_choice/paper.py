@@ -3,20 +3,21 @@
 The library (tables, figures, comparison, the config check) and the workflow's rules read them
 from here: which threshold choice methods and certainty levels the paper evaluates, which
 model types are baselines, the published tables' columns, and which figures exist with the
-dataset and model types each shows. This module imports nothing of the package, so anything
-(including a Snakefile) can read it cheaply.
+dataset and model types each shows. The paper's methods and certainty levels are the
+library's defaults, so they are defined with the methods (``methods.PAPER_METHODS``) and the
+uncertainty model (``uncertainty.PAPER_GAMMAS``) and read here.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-#: the paper's threshold choice methods (Sect. 4), in the order of its tables
-PAPER_METHODS: tuple[str, ...] = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
-#: the paper's certainty levels gamma (Sect. 6.2), from certain (inf) to uninformed (0)
-PAPER_GAMMAS: tuple[float, ...] = (math.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
+# the paper's methods and certainty levels are the library's defaults, defined with the methods
+# and the uncertainty model
+from threshold_choice.methods import PAPER_METHODS
+from threshold_choice.uncertainty import PAPER_GAMMAS
+
 #: the baseline model types of Table 6, left out of Table 8 and of Fig. 5
 BASELINES: tuple[str, ...] = ("Prior", "Random")
 

@@ -75,6 +75,9 @@ from threshold_choice.errors import UserError
 PAPER_GRID_SIZE = 1000
 #: the largest grid the grid and Monte Carlo estimators accept (their cost is linear in it)
 MAX_GRID_SIZE = 100_000
+#: the paper's certainty levels gamma (Sect. 6.2), from certain (inf) to uninformed (0): the
+#: library's default
+PAPER_GAMMAS: tuple[float, ...] = (math.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
 #: above this gamma the tables integrate over c in windows around the kernel (see above)
 GAMMA_WINDOWED = 1000.0
 

@@ -15,10 +15,9 @@ from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.fmeasure import LOSSES
-from threshold_choice.methods import METHODS, NEEDS_TRAIN, TIE_BREAKING
+from threshold_choice.methods import METHODS, NEEDS_TRAIN, PAPER_METHODS, TIE_BREAKING
 from threshold_choice.metrics import compute_metrics
-from threshold_choice.paper import PAPER_GAMMAS, PAPER_METHODS
-from threshold_choice.uncertainty import PAPER_GRID_SIZE, format_gamma, parse_gamma
+from threshold_choice.uncertainty import PAPER_GAMMAS, PAPER_GRID_SIZE, format_gamma, parse_gamma
 
 #: metrics the command prints, always
 _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")

@@ -26,8 +26,7 @@ from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.figures import RunScores, _c_grid
-from threshold_choice.methods import NEEDS_TRAIN, Selection, make_selection
-from threshold_choice.paper import PAPER_METHODS
+from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make_selection
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
