@@ -9,6 +9,91 @@ Conventions used throughout the package
   that the two costs sum to b = 2). The loss of threshold ``t`` at ``c`` is
   ``Q(t; c) = 2 * (c * pi0 * FP0(t) + (1 - c) * pi1 * FN1(t))`` with the class
   proportions of the evaluation (test) set.
+
+Public API
+----------
+The names below are importable from the package itself (``from threshold_choice import
+expected_losses``); each is defined in the module named beside it, where its documentation
+lives. They load on first use, so ``import threshold_choice`` stays cheap.
+
+* cost lines and methods: :class:`CostLines` (``costlines``); :data:`METHODS`,
+  :data:`PAPER_METHODS`, :func:`make_selection`, :class:`Selection` (``methods``);
+* operating conditions: :class:`Uncertainty`, :data:`PAPER_GAMMAS`, :func:`parse_gamma`
+  (``uncertainty``); :class:`CostDistribution`, :func:`parse_cost_distribution`
+  (``cost_distributions``);
+* expected loss: :class:`LossSettings`, :func:`expected_losses` (``evaluation``),
+  :func:`expected_cost_curve` (``expected_loss``), :func:`paired_difference` (``bootstrap``).
+  The functions ``expected_loss`` and ``bootstrap`` share their module's name, which Python
+  binds to the package once the module is imported: import them from their modules;
+* metrics: :func:`auc`, :func:`compute_metrics`, :func:`h_measure`,
+  :func:`bounded_brier_score`, :func:`bounded_log_loss` (``metrics``); net benefit and
+  decision curves (``decision_curves``); F-measure contexts (``fmeasure``);
+* scikit-learn: :class:`ThresholdChoiceClassifier` (``estimators``), the scorer factories
+  (``scorers``) and the ``*Display`` plots (``plotting``);
+* :class:`UserError` (``errors``): every error a caller can fix.
+
+The reproduction of the paper (datasets, splits, models, workflow steps, tables, figures,
+comparison) lives in the subpackages ``datasets``, ``splits``, ``models`` and
+``reproduction``; the command line in ``cli``.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+#: public name -> the module (of this package) that defines it
+_EXPORTS: dict[str, str] = {
+    "CostLines": "costlines",
+    "METHODS": "methods",
+    "PAPER_METHODS": "methods",
+    "Selection": "methods",
+    "make_selection": "methods",
+    "Uncertainty": "uncertainty",
+    "PAPER_GAMMAS": "uncertainty",
+    "parse_gamma": "uncertainty",
+    "CostDistribution": "cost_distributions",
+    "parse_cost_distribution": "cost_distributions",
+    "expected_cost_curve": "expected_loss",
+    "LossSettings": "evaluation",
+    "expected_losses": "evaluation",
+    "paired_difference": "bootstrap",
+    "auc": "metrics",
+    "compute_metrics": "metrics",
+    "h_measure": "metrics",
+    "bounded_brier_score": "metrics",
+    "bounded_log_loss": "metrics",
+    "net_benefit": "decision_curves",
+    "decision_curve": "decision_curves",
+    "expected_net_benefit": "decision_curves",
+    "FCostLines": "fmeasure",
+    "expected_f_loss": "fmeasure",
+    "ThresholdChoiceClassifier": "estimators",
+    "make_expected_loss_scorer": "scorers",
+    "make_metric_scorer": "scorers",
+    "make_cost_scorer": "scorers",
+    "CostCurveDisplay": "plotting",
+    "BrierCurveDisplay": "plotting",
+    "CertaintyDisplay": "plotting",
+    "DecisionCurveDisplay": "plotting",
+    "FROCDisplay": "plotting",
+    "FCostDisplay": "plotting",
+    "UserError": "errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    # module-level __getattr__ (PEP 562): a public name loads its module on first use
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'threshold_choice' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"threshold_choice.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
