@@ -33,11 +33,19 @@ def test_importing_the_package_loads_no_numerical_library() -> None:
     assert out.strip() == "[]"
 
 
-def test_the_readme_example_imports_from_the_package() -> None:
-    from threshold_choice import PAPER_GAMMAS, PAPER_METHODS, expected_losses
+def test_the_package_level_names_compute_a_loss_checked_by_quadrature() -> None:
+    import numpy as np
 
-    losses = expected_losses([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], methods=PAPER_METHODS[2:3],
-                             gammas=PAPER_GAMMAS[:1])
-    # score-driven at gamma = inf on perfectly ranked, Brier-like scores: the expected loss is
-    # the mean over c of the loss of threshold c (computed here by hand)
+    from threshold_choice import PAPER_GAMMAS, expected_losses
+
+    y = np.array([0, 1, 1, 0, 1, 1, 0, 1])
+    s = np.array([0.2, 0.9, 0.6, 0.4, 0.35, 0.8, 0.7, 0.55])
+    losses = expected_losses(y, s, methods=["score-driven"], gammas=PAPER_GAMMAS[:1])
+    # score-driven at gamma = inf uses threshold t = c: the mean over c of
+    # Q(c; c) = 2 (c pi0 FP0 + (1 - c) pi1 FN1), by the midpoint rule
+    c = (np.arange(200_000) + 0.5) / 200_000
+    fp = ((s[None, :] > c[:, None]) & (y == 0)).sum(axis=1) / y.size
+    fn = ((s[None, :] <= c[:, None]) & (y == 1)).sum(axis=1) / y.size
+    expected = np.mean(2 * (c * fp + (1 - c) * fn))
     assert list(losses["method"]) == ["score-driven"]
+    assert abs(float(losses["expected_loss"].iloc[0]) - expected) < 1e-4
