@@ -141,6 +141,18 @@ def test_changing_gammas_reevaluates_without_retraining(tiny_run):
     assert "rule score" not in out
 
 
+def test_changing_the_baselines_redoes_what_uses_them_only(tiny_run, tmp_path):
+    """The configured models.baselines reach Table 8, Fig. 5 and the comparison's findings
+    (tests/test_comparison.py checks the findings change with them), and nothing upstream."""
+    _, config, _ = tiny_run
+    changed = yaml.safe_load(config.read_text())
+    changed["models"]["baselines"] = []
+    (tmp_path / "changed.yaml").write_text(yaml.safe_dump(changed))
+    proc = snakemake("--dry-run", config_file=tmp_path / "changed.yaml")
+    out = proc.stdout + proc.stderr
+    assert set(planned_jobs(out)) == {"all", "tables", "figures_runs", "compare"}, out[-3000:]
+
+
 def planned_jobs(out: str) -> dict[str, int]:
     """``{rule: count}`` from the job table of a ``--dry-run``."""
     counts: dict[str, int] = {}

@@ -6,8 +6,9 @@ frame and never imports matplotlib; ``draw_*(frame, ...)`` draws such a frame an
 matplotlib ``Figure`` (its other arguments are presentation only: titles, columns, legend
 texts); ``figureN(..., stem)`` does both and writes the figure in each of ``formats`` (default
 ``<stem>.png`` and ``<stem>.pdf``; also ``svg``) and the frame as ``<stem>.csv`` (atomically),
-and returns the paths by extension (:func:`figure_paths`). The frame holds exactly the
-numbers plotted, in drawing order, in long format with the columns :data:`DATA_COLUMNS`:
+or to the list of files given as ``stem`` (a workflow rule's outputs), and returns the paths
+by extension (:func:`figure_paths`). The frame holds exactly the numbers plotted, in drawing
+order, in long format with the columns :data:`DATA_COLUMNS`:
 
 ``panel``
     the subplot's title;
@@ -248,18 +249,34 @@ def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
     return formats
 
 
-def figure_paths(stem: str | Path, formats: Sequence[str] = FIGURE_FORMATS) -> dict[str, Path]:
-    """The files a figure function writes for ``stem``: ``<stem>.<ext>`` for each of
-    ``formats`` and ``<stem>.csv`` (the plotted numbers), by extension."""
-    stem = Path(stem)
-    return {ext: stem.with_name(f"{stem.name}.{ext}")
-            for ext in (*check_figure_formats(formats), "csv")}
+#: where a figure goes: a stem, or the figure's files themselves (:func:`figure_paths`)
+FigureTarget = str | Path | Sequence[str | Path]
 
 
-def _write(fig: Figure, stem: str | Path, data: pd.DataFrame,
+def figure_paths(stem: FigureTarget, formats: Sequence[str] = FIGURE_FORMATS) -> dict[str, Path]:
+    """The files a figure is written to, by extension (images first, in drawing order, then
+    ``csv``, the plotted numbers). ``stem`` is a stem (``<stem>.<ext>`` for each of
+    ``formats``, and ``<stem>.csv``) or the list of the files themselves, as a workflow rule
+    names them: each image's format is its suffix (one of :data:`ALLOWED_FIGURE_FORMATS`),
+    one of them ends in ``.csv``, and ``formats`` is not used."""
+    if isinstance(stem, str | Path):
+        stem = Path(stem)
+        return {ext: stem.with_name(f"{stem.name}.{ext}")
+                for ext in (*check_figure_formats(formats), "csv")}
+    paths = [Path(p) for p in stem]
+    images = [p for p in paths if p.suffix != ".csv"]
+    tables = [p for p in paths if p.suffix == ".csv"]
+    if len(tables) != 1:
+        raise UserError(f"a figure's files need one .csv (its plotted numbers), got "
+                        f"{', '.join(map(str, paths)) or 'none'}")
+    check_figure_formats([p.suffix.lstrip(".") for p in images])
+    return {**{p.suffix.lstrip("."): p for p in images}, "csv": tables[0]}
+
+
+def _write(fig: Figure, stem: FigureTarget, data: pd.DataFrame,
            formats: Sequence[str] = FIGURE_FORMATS) -> dict[str, Path]:
     paths = figure_paths(stem, formats)
-    for i, ext in enumerate(formats):
+    for i, ext in enumerate(ext for ext in paths if ext != "csv"):
         _save_atomic(fig, paths[ext])
         if i == 0:
             fig.set_layout_engine("none")  # keep the first layout: constrained layout is slow
@@ -506,7 +523,7 @@ def draw_figure8(data: pd.DataFrame) -> Figure:
 
 def cost_curves_figure(
     panels: Mapping[str, RunScores],
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     title: str,
     methods: Sequence[str] = PAPER_METHODS,
@@ -530,7 +547,7 @@ def figure1(
     test_s: ArrayLike,
     train_y: ArrayLike,
     train_s: ArrayLike,
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     title: str = "Fig. 1: cost curves, J48Unp on spambase (\u03b3 = \u221e)",
     estimator: Estimator = "exact",
@@ -546,7 +563,7 @@ _SOLID_DASHED = "(solid \u03b3 = \u221e, dashed \u03b3 = 0)"
 
 def figure3(
     scores: Mapping[str, RunScores],
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     title: str = f"Fig. 3: credit-a, Prior (left) and Random (right) {_SOLID_DASHED}",
     gammas: Sequence[float] = (INF, 0.0),
@@ -560,7 +577,7 @@ def figure3(
 
 def figure4(
     scores: Mapping[str, RunScores],
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     title: str = f"Fig. 4: credit-a, J48Unp (left) and NB (right) {_SOLID_DASHED}",
     gammas: Sequence[float] = (INF, 0.0),
@@ -574,7 +591,7 @@ def figure4(
 
 def figure7(
     scores: Mapping[str, RunScores],
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     title: str = f"Fig. 7: credit-a, selected models {_SOLID_DASHED}",
     gammas: Sequence[float] = (INF, 0.0),
@@ -645,7 +662,7 @@ def draw_figure2(data: pd.DataFrame, *, modes: Sequence[float], n: int, ncols: i
 
 
 def figure2(
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     c_values: Sequence[float] = (0.2,),
     gammas: Sequence[float] = (10.0, 100.0),
@@ -738,7 +755,7 @@ def draw_figure5(data: pd.DataFrame, *, conditions: str = "") -> Figure:
 
 def figure5(
     runs: pd.DataFrame,
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     methods: Sequence[str] = ("train-optimal", "score-driven", "test-optimal", "rate-driven"),
     exclude: Sequence[str] = BASELINES,
@@ -825,7 +842,7 @@ def draw_figure6(
 
 def figure6(
     runs: pd.DataFrame,
-    stem: str | Path,
+    stem: FigureTarget,
     *,
     gammas: Sequence[float] = (INF, 0.0),
     x_method: str = "train-optimal",
@@ -845,7 +862,7 @@ def figure6(
 
 
 def figure8(
-    stem: str | Path,
+    stem: FigureTarget,
     run: RunScores | None = None,
     *,
     estimator: Estimator = "exact",
@@ -860,7 +877,7 @@ def figure8(
 
 
 def figure9(
-    stem: str | Path,
+    stem: FigureTarget,
     run: RunScores | None = None,
     *,
     estimator: Estimator = "exact",
@@ -884,6 +901,7 @@ __all__ = [
     "TOY_LEAF_SCORES",
     "TOY_TEST_COUNTS",
     "TOY_TRAIN_COUNTS",
+    "FigureTarget",
     "RunScores",
     "check_figure_formats",
     "cost_curves_data",
