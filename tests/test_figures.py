@@ -7,6 +7,7 @@ hand-computed means.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -15,17 +16,33 @@ import pytest
 
 from threshold_choice.errors import UserError
 from threshold_choice.figures import (
+    FIG3_MODELS,
+    FIG4_MODELS,
     FIG7_MODELS,
     RunScores,
+    draw_cost_curves,
+    draw_figure2,
+    draw_figure5,
+    draw_figure6,
+    draw_figure8,
     figure1,
+    figure1_data,
     figure2,
+    figure2_data,
     figure3,
+    figure3_data,
     figure4,
+    figure4_data,
     figure5,
+    figure5_data,
     figure6,
+    figure6_data,
     figure7,
+    figure7_data,
     figure8,
+    figure8_data,
     figure9,
+    figure9_data,
     toy_example,
 )
 
@@ -233,3 +250,62 @@ def test_figure9_certain_vs_uncertain_areas(tmp_path):
     for key, value in areas.items():
         assert value == pytest.approx(STATED[key], abs=stated_tol(key))
     assert not (data["kind"] == "cost_line").any()
+
+
+# -- each figure writes its data function's frame and draws from it alone ------------------------
+
+
+def _credit_a_scores() -> dict[str, RunScores]:
+    return {m: scores(20 + i, "model") for i, m in enumerate(
+        dict.fromkeys((*FIG3_MODELS, *FIG4_MODELS, *FIG7_MODELS)))}
+
+
+def _cases(small_runs: pd.DataFrame):
+    """(figure, its data function, draw function, data arguments, draw arguments)."""
+    t = toy_example()
+    credit = _credit_a_scores()
+    arrays = (t.test_y, t.test_s, t.train_y, t.train_s)
+    return {
+        "fig1": (lambda stem, **k: figure1(*arrays, stem, **k), lambda: figure1_data(*arrays),
+                 lambda d: draw_cost_curves(d, title=default_title(figure1))),
+        "fig2": (lambda stem, **k: figure2(stem, n=3000, bins=20, **k),
+                 lambda: figure2_data(n=3000, bins=20),
+                 lambda d: draw_figure2(d, modes=(0.2, 0.2), n=3000, ncols=2)),
+        "fig3": (lambda stem, **k: figure3(credit, stem, **k), lambda: figure3_data(credit),
+                 lambda d: draw_cost_curves(d, title=default_title(figure3))),
+        "fig4": (lambda stem, **k: figure4(credit, stem, **k), lambda: figure4_data(credit),
+                 lambda d: draw_cost_curves(d, title=default_title(figure4))),
+        "fig5": (lambda stem, **k: figure5(small_runs, stem, conditions="c", **k),
+                 lambda: figure5_data(small_runs), lambda d: draw_figure5(d, conditions="c")),
+        "fig6": (lambda stem, **k: figure6(small_runs, stem, **k),
+                 lambda: figure6_data(small_runs), draw_figure6),
+        "fig7": (lambda stem, **k: figure7(credit, stem, **k), lambda: figure7_data(credit),
+                 lambda d: draw_cost_curves(d, title=default_title(figure7), ncols=2)),
+        "fig8": (lambda stem, **k: figure8(stem, **k), figure8_data, draw_figure8),
+        "fig9": (lambda stem, **k: figure9(stem, **k), figure9_data,
+                 lambda d: draw_cost_curves(d, title=FIGURE9_TITLE)),
+    }
+
+
+def default_title(figure) -> str:
+    return inspect.signature(figure).parameters["title"].default
+
+
+FIGURE9_TITLE = "Fig. 9: Appendix B example, \u03b3 = \u221e (solid) vs \u03b3 = 0 (dashed)"
+
+
+@pytest.mark.parametrize("name", [f"fig{i}" for i in range(1, 10)])
+def test_the_csv_a_figure_writes_is_its_data_functions_frame(name, small_runs, tmp_path):
+    figure, data, _ = _cases(small_runs)[name]
+    paths = figure(tmp_path / name, formats=("png",))
+    assert paths["csv"].read_text() == data().to_csv(index=False)
+
+
+@pytest.mark.parametrize("name", [f"fig{i}" for i in range(1, 10)])
+def test_a_figure_redrawn_from_its_csv_is_the_same_image(name, small_runs, tmp_path):
+    figure, _, draw = _cases(small_runs)[name]
+    paths = figure(tmp_path / name, formats=("png",))
+    frame = pd.read_csv(paths["csv"])
+    redrawn = tmp_path / "redrawn.png"
+    draw(frame).savefig(redrawn, format="png", dpi=150)
+    assert redrawn.read_bytes() == paths["png"].read_bytes()

@@ -14,6 +14,8 @@ from threshold_choice.pipeline import (
     evaluate_scores,
     read_splits,
     step_credit_a_figures,
+    step_figures_runs,
+    step_figures_toy,
     write_csv,
 )
 from threshold_choice.splits import Split, splits_frame
@@ -91,8 +93,53 @@ def test_splits_csv_round_trips_to_zero_based_rows(tmp_path):
 
 
 def test_credit_a_figures_step_refuses_an_output_it_cannot_draw(tmp_path) -> None:
+    files = [tmp_path / "f.png", tmp_path / "f.csv"]
     with pytest.raises(UserError, match="fig4 needs the credit-a scores of J48Unp, NB"):
-        step_credit_a_figures([], [tmp_path / "fig4.png"], gammas=["inf"], estimator="grid")
-    with pytest.raises(UserError, match="the credit-a figures are fig3, fig4, fig7"):
-        step_credit_a_figures([], [tmp_path / "fig5.png"], gammas=["inf"], estimator="grid")
+        step_credit_a_figures([], {"fig4": files}, gammas=["inf"], estimator="grid")
+    with pytest.raises(UserError, match="the credit-a figures are fig3, fig4, fig7, not fig5"):
+        step_credit_a_figures([], {"fig5": files}, gammas=["inf"], estimator="grid")
+    assert not list(tmp_path.iterdir())
+
+
+def written(folder) -> set:
+    return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_figure_steps_write_exactly_the_files_they_are_given(tmp_path) -> None:
+    """No step makes up a file name: the files (any names, folders, formats) are the rule's."""
+    toy = {name: [tmp_path / name / "drawn.svg", tmp_path / f"{name}-numbers.csv",
+                  tmp_path / name / "again.png"] for name in ("fig2", "fig8", "fig9")}
+    step_figures_toy(toy["fig2"], toy["fig8"], toy["fig9"])
+    runs = pd.DataFrame(
+        [(d, m, 1, g, meth, loss) for d, m, loss in (("a", "NB", 0.2), ("b", "J48", 0.3))
+         for g in (np.inf, 0.0) for meth in ("train-optimal", "score-driven")],
+        columns=["dataset", "model", "split", "gamma", "method", "loss"],
+    )
+    runs_path = tmp_path / "runs.parquet"
+    runs.to_parquet(runs_path)
+    fig5, fig6 = [tmp_path / "five.pdf", tmp_path / "5.csv"], [tmp_path / "six" / "6.csv",
+                                                                tmp_path / "six" / "6.png"]
+    step_figures_runs(runs_path, fig5, fig6, methods=["score-driven"], baselines=["J48"])
+    expected = {p.relative_to(tmp_path) for files in (*toy.values(), fig5, fig6) for p in files}
+    assert written(tmp_path) == expected | {runs_path.relative_to(tmp_path)}
+    assert (tmp_path / "fig2" / "drawn.svg").read_bytes().lstrip().startswith(b"<?xml")
+    assert (tmp_path / "five.pdf").read_bytes()[:4] == b"%PDF"
+    assert (tmp_path / "six" / "6.png").read_bytes()[:4] == b"\x89PNG"
+    # the baselines given are left out of Fig. 5
+    assert set(pd.read_csv(tmp_path / "5.csv")["series"]) == {"NB"}
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (["f.png"], "one .csv"),
+        (["f.png", "a.csv", "b.csv"], "one .csv"),
+        (["f.jpg", "f.csv"], "figure formats must be"),
+        (["f.png", "g.png", "f.csv"], "figure formats must be"),
+    ],
+)
+def test_figure_files_need_one_csv_and_distinct_known_formats(tmp_path, files, message):
+    with pytest.raises(UserError, match=message):
+        step_figures_toy([tmp_path / f for f in files], [tmp_path / "8.csv"],
+                         [tmp_path / "9.csv"])
     assert not list(tmp_path.iterdir())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -139,6 +140,24 @@ def test_changing_gammas_reevaluates_without_retraining(tiny_run):
     assert "evaluate" in out
     assert "score" not in [line.split()[0] for line in out.splitlines() if line.strip()]
     assert "rule score" not in out
+
+
+def test_the_configured_baselines_reach_the_findings(tiny_run, tmp_path):
+    """models.baselines (Prior here) reaches the compare rule: with none configured, the
+    findings about the non-baseline model types count Prior among them."""
+    results, config, _ = tiny_run
+    copy = tmp_path / "results"
+    shutil.copytree(results, copy, ignore=shutil.ignore_patterns("cache", "comparison"))
+    changed = yaml.safe_load(config.read_text())
+    changed.update(results=str(copy), models={**changed["models"], "baselines": []})
+    (tmp_path / "changed.yaml").write_text(yaml.safe_dump(changed))
+    snakemake("compare", config_file=tmp_path / "changed.yaml")
+    claim = "pairwise_others_prefer_score"  # sc_vs_tr of every non-baseline type but SVM, NB
+    configured = pd.read_csv(results / "comparison" / "findings.csv").set_index("id")
+    none = pd.read_csv(copy / "comparison" / "findings.csv").set_index("id")
+    assert "J48" in configured.loc[claim, "evidence"]
+    assert "Prior" not in configured.loc[claim, "evidence"]
+    assert "Prior" in none.loc[claim, "evidence"]
 
 
 def planned_jobs(out: str) -> dict[str, int]:

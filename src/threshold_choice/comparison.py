@@ -617,11 +617,14 @@ def compare_files(
     tolerance: float = DEFAULT_TOLERANCE,
     *,
     findings_tol: float = 1e-3,
+    baselines: Sequence[str] = BASELINES,
 ) -> dict[str, pd.DataFrame]:
     """Compare our tables ``tables`` (``table5``, ``table7``, ``table8``: the CSVs at
     gamma = inf) with the published ones and check the qualitative findings on the runs table
-    ``runs_path``; write each result to ``outputs[name]`` (``table5``, ``table7``, ``table8``:
-    cell diffs; ``summary``; ``findings``) and return them by the same names.
+    ``runs_path`` (``baselines``: the baseline model types, default the paper's; see
+    :func:`qualitative_findings`); write each result to ``outputs[name]`` (``table5``,
+    ``table7``, ``table8``: cell diffs; ``summary``; ``findings``) and return them by the same
+    names.
 
     Table 5 is matched on ``number``; its counts are compared exactly and ``majority``
     (printed with 2 decimals) with ``10 * tolerance``. Tables 7 and 8 are matched on ``model``
@@ -638,7 +641,7 @@ def compare_files(
         out[name] = compare_tables(ours, pub, key, columns, tol)
     runs = _read(Path(runs_path), "the runs table", pd.read_parquet)
     out["summary"] = summarise({k: out[k] for k in TABLE_SPECS})
-    out["findings"] = qualitative_findings(runs, tol=findings_tol)
+    out["findings"] = qualitative_findings(runs, baselines=baselines, tol=findings_tol)
     for name, frame in out.items():
         write_text_atomic(outputs[name], frame.to_csv(index=False))
     return out
@@ -650,6 +653,7 @@ def compare_results(
     tolerance: float = DEFAULT_TOLERANCE,
     *,
     findings_tol: float = 1e-3,
+    baselines: Sequence[str] = BASELINES,
 ) -> dict[str, pd.DataFrame]:
     """:func:`compare_files` on the workflow's layout: the tables in ``<results_dir>/tables``
     and ``<results_dir>/runs.parquet``, the outputs listed in the module docstring written to
@@ -661,7 +665,7 @@ def compare_results(
         results / "runs.parquet",
         {**{name: target / f"{name}_diff.csv" for name in TABLE_SPECS},
          "summary": target / "summary.csv", "findings": target / "findings.csv"},
-        published_dir, tolerance, findings_tol=findings_tol,
+        published_dir, tolerance, findings_tol=findings_tol, baselines=baselines,
     )
 
 

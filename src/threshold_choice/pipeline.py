@@ -454,76 +454,70 @@ def _run_scores(path: Path | str, split: int = 1) -> Any:
     return RunScores.from_frame(pd.read_parquet(path), split=split)
 
 
+#: the files of one figure, as a rule names them: each image format and the plotted data (.csv)
+FigureFiles = Sequence[Path | str]
+
+
 def step_figures_runs(
-    runs_path: Path | str, out_dir: Path | str, *, methods: Sequence[str],
-    baselines: Sequence[str], formats: Sequence[str] | None = None, conditions: str = "",
+    runs_path: Path | str, fig5: FigureFiles, fig6: FigureFiles, *, methods: Sequence[str],
+    baselines: Sequence[str], conditions: str = "",
 ) -> None:
-    """Figs 5 (expected loss vs gamma per model type) and 6 (per-run scatter at gamma = inf
-    and the lowest configured gamma, 0 in the paper); ``conditions``: operating conditions
-    other than the paper's, for the titles (:func:`conditions_note`)."""
-    from threshold_choice.figures import FIGURE_FORMATS, figure5, figure6
+    """Figs 5 (expected loss vs gamma per model type, without ``baselines``) and 6 (per-run
+    scatter at gamma = inf and the lowest gamma of the runs, 0 in the paper), each written to
+    its files ``fig5`` / ``fig6``; ``conditions``: operating conditions other than the paper's,
+    for the titles (:func:`conditions_note`)."""
+    from threshold_choice.figures import figure5, figure6
 
-    formats = formats or FIGURE_FORMATS
     runs = pd.read_parquet(runs_path)
-    out = Path(out_dir)
-    figure5(runs, out / "fig5", methods=methods, exclude=tuple(baselines), formats=formats,
-            conditions=conditions)
+    figure5(runs, fig5, methods=methods, exclude=tuple(baselines), conditions=conditions)
     lowest = float(runs["gamma"].min())
-    figure6(runs, out / "fig6", gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,),
-            formats=formats, conditions=conditions)
+    figure6(runs, fig6, gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,),
+            conditions=conditions)
 
 
-def step_figures_toy(out_dir: Path | str, *, formats: Sequence[str] | None = None) -> None:
-    """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example)."""
-    from threshold_choice.figures import FIGURE_FORMATS, figure2, figure8, figure9
+def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles) -> None:
+    """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example), each written to its
+    files."""
+    from threshold_choice.figures import figure2, figure8, figure9
 
-    formats = formats or FIGURE_FORMATS
-    out = Path(out_dir)
-    figure2(out / "fig2", formats=formats)
-    figure8(out / "fig8", formats=formats)
-    figure9(out / "fig9", formats=formats)
+    figure2(fig2)
+    figure8(fig8)
+    figure9(fig9)
 
 
-def step_figure1(scores_path: Path | str, out_stem: Path | str, *, estimator: str,
-                 formats: Sequence[str] | None = None) -> None:
-    """Fig. 1: cost curves of J48Unp on spambase (first split)."""
-    from threshold_choice.figures import FIGURE_FORMATS, figure1
+def step_figure1(scores_path: Path | str, fig1: FigureFiles, *, estimator: str) -> None:
+    """Fig. 1: cost curves of J48Unp on spambase (first split), written to its files."""
+    from threshold_choice.figures import figure1
 
-    formats = formats or FIGURE_FORMATS
     run = _run_scores(scores_path)
-    figure1(run.test_y, run.test_s, run.train_y, run.train_s, out_stem,
-            estimator=estimator, formats=formats)  # type: ignore[arg-type]
+    figure1(run.test_y, run.test_s, run.train_y, run.train_s, fig1,
+            estimator=estimator)  # type: ignore[arg-type]
 
 
 def step_credit_a_figures(
     scores_paths: Sequence[Path | str],
-    out_figures: Sequence[Path | str],
+    figures: Mapping[str, FigureFiles],
     *,
     gammas: Sequence[float | str],
     estimator: str,
-    formats: Sequence[str] | None = None,
 ) -> None:
-    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show, one per
-    path of ``out_figures`` (named ``fig3``, ``fig4`` or ``fig7``, in the first of ``formats``;
-    the other formats and the plotted data are written beside it). The scores files are named
-    after their model types."""
-    from threshold_choice.figures import FIGURE_FORMATS, figure3, figure4, figure7
+    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show;
+    ``figures`` maps each figure drawn (``fig3``, ``fig4``, ``fig7``) to its files. The scores
+    files are named after their model types."""
+    from threshold_choice.figures import figure3, figure4, figure7
     from threshold_choice.paper import FIGURES
 
     draws = {"fig3": figure3, "fig4": figure4, "fig7": figure7}
-    formats = formats or FIGURE_FORMATS
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
     g = [gamma_of_label(str(x)) for x in gammas]
-    for path in map(Path, out_figures):
-        if path.stem not in draws:
-            raise UserError(f"{path}: the credit-a figures are {', '.join(draws)}; name the "
-                            "output after one of them")
-        missing = [m for m in FIGURES[path.stem].models if m not in scores]
+    for name, files in figures.items():
+        if name not in draws:
+            raise UserError(f"the credit-a figures are {', '.join(draws)}, not {name}")
+        missing = [m for m in FIGURES[name].models if m not in scores]
         if missing:
-            raise UserError(f"{path.stem} needs the credit-a scores of {', '.join(missing)}; "
+            raise UserError(f"{name} needs the credit-a scores of {', '.join(missing)}; "
                             "add them to the inputs")
-        draws[path.stem](scores, path.with_suffix(""), gammas=g,  # type: ignore[operator]
-                         estimator=estimator, formats=formats)
+        draws[name](scores, files, gammas=g, estimator=estimator)  # type: ignore[operator]
 
 
 def step_compare(
@@ -533,10 +527,13 @@ def step_compare(
     *,
     published_dir: Path | str,
     tolerance: float,
+    baselines: Sequence[str],
 ) -> None:
     """Cell-by-cell comparison of ``tables`` (``table5``, ``table7``, ``table8`` at gamma = inf)
-    with the published tables, and the Sect. 6 findings on ``runs_path``, written to
-    ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``, ``findings``)."""
+    with the published tables, and the Sect. 6 findings on ``runs_path`` (``baselines``: the
+    configured baseline model types, left out where the findings speak of the non-baseline
+    ones), written to ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``,
+    ``findings``)."""
     from threshold_choice.comparison import compare_files
 
-    compare_files(tables, runs_path, outputs, published_dir, tolerance)
+    compare_files(tables, runs_path, outputs, published_dir, tolerance, baselines=baselines)

@@ -87,9 +87,12 @@ def extra_table_outputs(stem):
     return [f"{stem}.{ext}" for ext in TABLE_FORMATS if ext != "csv"]
 
 
-def extra_figure_outputs(stem):
-    """The configured figure formats besides the first, and the plotted data (CSV)."""
-    return [f"{stem}.{ext}" for ext in FIGURE_FORMATS[1:]] + [f"{stem}.csv"]
+def figure_files(stem):
+    """The files of figure ``stem`` (fig1..fig9): one per configured format, the first shown
+    in the report with the figure's caption, and the plotted data (CSV)."""
+    path = f"{R}/figures/{stem}"
+    shown = report(f"{path}.{FIG}", caption=f"../report/{stem}.rst", category="Figures")
+    return [shown] + [f"{path}.{ext}" for ext in FIGURE_FORMATS[1:]] + [f"{path}.csv"]
 
 
 def table_outputs():
@@ -116,11 +119,8 @@ def credit_a_figure_stems():
 
 
 def figure_outputs():
-    return [
-        f"{R}/figures/{stem}.{ext}"
-        for stem in figure_stems()
-        for ext in (*FIGURE_FORMATS, "csv")
-    ]
+    # plain paths: the report flag belongs to the rules that write them
+    return [str(path) for stem in figure_stems() for path in figure_files(stem)]
 
 
 def comparison_outputs():

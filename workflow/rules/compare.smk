@@ -31,5 +31,6 @@ rule compare:
     params:
         published=config.get("comparison", {}).get("published", "config/published"),
         tolerance=config.get("comparison", {}).get("tolerance", 0.0005),
+        baselines=BASELINES,
     script:
         "../scripts/compare.py"

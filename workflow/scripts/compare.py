@@ -19,4 +19,5 @@ with log_to(snakemake.log[0]):
         },
         published_dir=snakemake.params.published,
         tolerance=snakemake.params.tolerance,
+        baselines=snakemake.params.baselines,
     )

@@ -1,13 +1,10 @@
 """Rule figure1: Fig. 1 (J48Unp on spambase)."""
 
-from pathlib import Path
-
 from threshold_choice.pipeline import log_to, step_figure1
 
 with log_to(snakemake.log[0]):
     step_figure1(
         snakemake.input.scores,
-        Path(snakemake.output.fig1).with_suffix(""),
+        list(snakemake.output.fig1),
         estimator=snakemake.params.estimator,
-        formats=snakemake.params.formats,
     )

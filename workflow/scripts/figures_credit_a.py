@@ -1,12 +1,12 @@
-"""Rule figures_credit_a: Figs 3, 4 and 7 (credit-a cost curves)."""
+"""Rule figures_credit_a: Figs 3, 4 and 7 (credit-a cost curves); each named output is a
+figure's list of files."""
 
 from threshold_choice.pipeline import log_to, step_credit_a_figures
 
 with log_to(snakemake.log[0]):
     step_credit_a_figures(
         list(snakemake.input.scores),
-        list(snakemake.output.figures),
+        {name: list(files) for name, files in snakemake.output.items()},
         gammas=snakemake.params.gammas,
         estimator=snakemake.params.estimator,
-        formats=snakemake.params.formats,
     )
