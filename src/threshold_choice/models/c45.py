@@ -29,6 +29,7 @@ move of split points onto data values compare exactly.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import sys
 from collections.abc import Iterator
@@ -240,6 +241,14 @@ def _nlog2n(x: FloatArray | float) -> FloatArray:
     return out
 
 
+@functools.cache
+def _normal_quantile(cf: float) -> float:
+    """``z`` of the upper ``cf`` tail of the standard normal, once per confidence (C4.5 asks
+    for it at every node of every pruning). Weka computes 1 - CF in single precision (CF is a
+    Java float)."""
+    return float(norm.ppf(float(np.float32(1.0) - np.float32(cf))))
+
+
 def add_errs(n: float, e: float, cf: float) -> float:
     """Extra errors of C4.5's pessimistic estimate (weka ``j48.Stats.addErrs``).
 
@@ -257,8 +266,7 @@ def add_errs(n: float, e: float, cf: float) -> float:
         return base + e * (add_errs(n, 1.0, cf) - base)
     if e + 0.5 >= n:
         return max(n - e, 0.0)
-    # Weka computes 1 - CF in single precision (CF is a Java float).
-    z = float(norm.ppf(float(np.float32(1.0) - np.float32(cf))))
+    z = _normal_quantile(cf)
     f = (e + 0.5) / n
     r = (f + z * z / (2 * n) + z * math.sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (
         1 + z * z / n
