@@ -40,11 +40,11 @@ def test_weka_version_is_the_bundled_one(jvm: None) -> None:
     ensure_jvm()  # a second call is a no-op
 
 
-def test_the_jvm_runs_with_the_jit_options_and_without_weka_packages(jvm: None) -> None:
+def test_the_jvm_runs_with_its_options_and_without_weka_packages(jvm: None) -> None:
     jpype, _ = jvm_module._import_wrapper()
     bean = jpype.JClass("java.lang.management.ManagementFactory").getRuntimeMXBean()
     arguments = [str(a) for a in bean.getInputArguments()]
-    assert set(jvm_module.JIT_OPTIONS) <= set(arguments)
+    assert set(jvm_module.JVM_OPTIONS) <= set(arguments)
     assert "-Dweka.packageManager.loadPackages=false" in arguments
     import weka.core.jvm as wjvm
 
