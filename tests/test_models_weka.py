@@ -51,6 +51,21 @@ def test_the_jvm_runs_with_its_options_and_without_weka_packages(jvm: None) -> N
     assert wjvm.started  # python-weka-wrapper3 sees the JVM as its own
 
 
+def test_the_jvm_options_can_be_replaced_through_the_environment(jvm: None) -> None:
+    code = (
+        "from threshold_choice.models.jvm import _import_wrapper, ensure_jvm\n"
+        "ensure_jvm()\n"
+        "jpype, _ = _import_wrapper()\n"
+        "bean = jpype.JClass('java.lang.management.ManagementFactory').getRuntimeMXBean()\n"
+        "print('|'.join(str(a) for a in bean.getInputArguments()))\n"
+    )
+    env = {**os.environ, jvm_module.JVM_OPTIONS_ENV: "-Xmx300m -XX:+UseParallelGC"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True).stdout.strip().splitlines()[-1].split("|")
+    assert "-Xmx300m" in out and "-XX:+UseParallelGC" in out
+    assert not set(jvm_module.JVM_OPTIONS) & set(out)
+
+
 def test_paper_configurations() -> None:
     assert set(PAPER_WEKA_MODELS) == {
         "J48", "J48Unp", "Logist", "NB", "Stump", "IBK10", "IBK1", "SVM", "SVMp", "PART",

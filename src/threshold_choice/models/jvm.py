@@ -26,6 +26,13 @@ runs point to a Weka before 3.9.3 (RWeka bundled 3.9.1 in 2017; ``weka-dev-3.9.1
 Maven Central), whose ``Logistic`` computes its objective differently: see the README's
 section "The reproduction". :func:`weka_version` and :func:`weka_jar_in_use` tell what runs.
 
+JVM options
+-----------
+The JVM starts with :data:`JVM_OPTIONS` (later C2 compilation, the serial garbage collector:
+less CPU for the short fits of a score job, same scores); the environment variable
+``THRESHOLD_CHOICE_JVM_OPTIONS`` replaces them (e.g. ``"-Xmx8g"``; empty: the JVM's own
+defaults). ``benchmarks/bench_jvm.py`` measures the difference.
+
 Side effects of the JVM start: Weka creates ``~/wekafiles`` (its home directory; even with
 packages off), and two harmless ``com.github.fommil.netlib.ARPACK`` warnings (no native
 ARPACK; none of the paper's learners uses it) go to stderr.
@@ -49,6 +56,7 @@ from threshold_choice.errors import UserError
 
 __all__ = [
     "JVM_OPTIONS",
+    "JVM_OPTIONS_ENV",
     "WEKA_JAR_ENV",
     "WEKA_WRAPPER_REQUIREMENT",
     "check_weka_jar",
@@ -56,6 +64,7 @@ __all__ = [
     "java_executable",
     "java_release",
     "java_version",
+    "jvm_options",
     "resolved_weka_jar",
     "weka_jar_in_use",
     "weka_version",
@@ -208,6 +217,18 @@ JVM_OPTIONS: tuple[str, ...] = (
 )
 
 
+#: Environment variable whose value (options separated by spaces) replaces
+#: :data:`JVM_OPTIONS`; set but empty: the JVM's own defaults.
+JVM_OPTIONS_ENV = "THRESHOLD_CHOICE_JVM_OPTIONS"
+
+
+def jvm_options() -> list[str]:
+    """The options the JVM starts with: ``$THRESHOLD_CHOICE_JVM_OPTIONS`` if set, else
+    :data:`JVM_OPTIONS`."""
+    value = os.environ.get(JVM_OPTIONS_ENV)
+    return list(JVM_OPTIONS) if value is None else value.split()
+
+
 def _start_jvm(jpype: Any, wjvm: Any, jar: str | None, max_heap_size: str | None) -> None:
     """Start the JVM as python-weka-wrapper3's ``jvm.start(packages=False)`` does, plus
     :data:`JVM_OPTIONS` (its ``start`` takes no JVM options)."""
@@ -215,7 +236,7 @@ def _start_jvm(jpype: Any, wjvm: Any, jar: str | None, max_heap_size: str | None
     bundled = sorted(str(p) for p in lib.glob("*.jar") if "-src." not in p.name.lower())
     # a given jar goes first and the bundled weka.jar is left out: no class of two versions
     class_path = [jar, *_wrapper_jars(wjvm)] if jar is not None else bundled
-    options = [*JVM_OPTIONS, "-Dweka.packageManager.loadPackages=false",
+    options = [*jvm_options(), "-Dweka.packageManager.loadPackages=false",
                "-Djava.awt.headless=true"]
     if max_heap_size is not None:
         options.append(f"-Xmx{max_heap_size}")
