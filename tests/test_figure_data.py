@@ -24,11 +24,9 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_loss
 from threshold_choice.figures import (
-    DATA_COLUMNS,
     FIG3_MODELS,
     FIG4_MODELS,
     FIG7_MODELS,
-    RunScores,
     cost_curves_data,
     draw_cost_curves,
     figure1_data,
@@ -44,6 +42,7 @@ from threshold_choice.figures import (
 )
 from threshold_choice.methods import make_selection
 from threshold_choice.paper import PAPER_METHODS
+from threshold_choice.plotting._common import DATA_COLUMNS, RunScores
 
 INF = math.inf
 

@@ -19,7 +19,6 @@ from threshold_choice.figures import (
     FIG3_MODELS,
     FIG4_MODELS,
     FIG7_MODELS,
-    RunScores,
     draw_cost_curves,
     draw_figure2,
     draw_figure5,
@@ -45,6 +44,7 @@ from threshold_choice.figures import (
     figure9_data,
     toy_example,
 )
+from threshold_choice.plotting._common import RunScores
 
 INF = math.inf
 # Appendix B: the stated areas (4 decimals; counts recovered from 3-decimal lines)
