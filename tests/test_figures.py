@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 
 from threshold_choice.errors import UserError
-from threshold_choice.figures import (
+from threshold_choice.plotting._common import RunScores
+from threshold_choice.reproduction.figures import (
     FIG3_MODELS,
     FIG4_MODELS,
     FIG7_MODELS,
@@ -44,7 +45,6 @@ from threshold_choice.figures import (
     figure9_data,
     toy_example,
 )
-from threshold_choice.plotting._common import RunScores
 
 INF = math.inf
 # Appendix B: the stated areas (4 decimals; counts recovered from 3-decimal lines)

@@ -49,7 +49,6 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import Estimator, expected_cost_curve, expected_loss
 from threshold_choice.methods import NEEDS_TRAIN, make_selection
-from threshold_choice.paper import BASELINES, FIGURES, PAPER_METHODS
 from threshold_choice.plotting._common import (
     FIGURE_FORMATS,
     METHOD_COLOURS,
@@ -61,6 +60,7 @@ from threshold_choice.plotting._common import (
     gamma_text,
     save_figure,
 )
+from threshold_choice.reproduction.paper import BASELINES, FIGURES, PAPER_METHODS
 from threshold_choice.uncertainty import Uncertainty, format_gamma
 
 if TYPE_CHECKING:  # matplotlib is imported by the drawing only
