@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from threshold_choice.models.registry import build_model, load_model_registry  # noqa: E402
-from threshold_choice.scores import scores_for  # noqa: E402
+from threshold_choice.reproduction.scores import scores_for  # noqa: E402
 
 REGISTRY = Path(__file__).resolve().parents[1] / "config" / "models.yaml"
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from threshold_choice.atomic import atomic_output, write_bytes_atomic, write_text_atomic
-from threshold_choice.tables import write_table
+from threshold_choice.reproduction.tables import write_table
 
 
 def test_written_tables_have_ordinary_permissions(tmp_path):

@@ -19,7 +19,7 @@ from threshold_choice.errors import UserError
 from threshold_choice.metrics import compute_metrics
 from threshold_choice.models.baselines import AUTHORS_RANDOM_SKIP, RStreamRandomScorer
 from threshold_choice.models.registry import load_model_registry
-from threshold_choice.scores import score_model
+from threshold_choice.reproduction.scores import score_model
 from threshold_choice.splits import (
     NumpySplitter,
     RSplitter,

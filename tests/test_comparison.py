@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from threshold_choice.cli import main
-from threshold_choice.comparison import (
+from threshold_choice.errors import UserError
+from threshold_choice.reproduction.comparison import (
     FINDINGS,
     TABLE_SPECS,
     compare_results,
@@ -18,9 +19,8 @@ from threshold_choice.comparison import (
     qualitative_findings,
     summarise,
 )
-from threshold_choice.errors import UserError
-from threshold_choice.pipeline import step_compare
-from threshold_choice.tables import PUBLISHED_DIR
+from threshold_choice.reproduction.steps import step_compare
+from threshold_choice.reproduction.tables import PUBLISHED_DIR
 
 INF = math.inf
 

@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
-from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction.config import check_config
 
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 

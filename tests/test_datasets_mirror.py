@@ -19,14 +19,12 @@ from threshold_choice.datasets import (
     ChecksumMismatchError,
     ContentHashMismatchError,
     SourceUnavailableError,
-    compare_table5,
     load_prepared,
     load_registry,
     prepare_dataset,
-    read_published_table5,
-    table5,
 )
 from threshold_choice.datasets.arff import read_arff
+from threshold_choice.reproduction.table5 import compare_table5, read_published_table5, table5
 
 SHARED = Path(__file__).parents[2] / "shared"
 MIRROR = SHARED / "datasets"

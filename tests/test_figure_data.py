@@ -23,12 +23,12 @@ from tests.test_figures import scores  # labels and scores of one run: test and 
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_loss
-from threshold_choice.figures import (
-    DATA_COLUMNS,
+from threshold_choice.methods import make_selection
+from threshold_choice.plotting._common import DATA_COLUMNS, RunScores
+from threshold_choice.reproduction.figures import (
     FIG3_MODELS,
     FIG4_MODELS,
     FIG7_MODELS,
-    RunScores,
     cost_curves_data,
     draw_cost_curves,
     figure1_data,
@@ -42,8 +42,7 @@ from threshold_choice.figures import (
     figure9_data,
     toy_example,
 )
-from threshold_choice.methods import make_selection
-from threshold_choice.paper import PAPER_METHODS
+from threshold_choice.reproduction.paper import PAPER_METHODS
 
 INF = math.inf
 
@@ -69,7 +68,7 @@ def test_the_data_functions_never_import_matplotlib():
     code = (
         "import sys, math\n"
         "import pandas as pd\n"
-        "from threshold_choice import figures as F\n"
+        "from threshold_choice.reproduction import figures as F\n"
         "t = F.toy_example()\n"
         "F.figure1_data(t.test_y, t.test_s, t.train_y, t.train_s)\n"
         "F.figure2_data(n=1000)\n"

@@ -15,11 +15,11 @@ import pandas as pd
 import pytest
 
 from threshold_choice.errors import UserError
-from threshold_choice.figures import (
+from threshold_choice.plotting._common import RunScores
+from threshold_choice.reproduction.figures import (
     FIG3_MODELS,
     FIG4_MODELS,
     FIG7_MODELS,
-    RunScores,
     draw_cost_curves,
     draw_figure2,
     draw_figure5,

@@ -13,9 +13,9 @@ import yaml
 
 from tests.conftest import REPO, SHARED
 from tests.test_workflow import snakemake
-from threshold_choice.config import _GAMMA_LABEL, check_config
 from threshold_choice.errors import UserError
-from threshold_choice.tables import PUBLISHED_FILES
+from threshold_choice.reproduction.config import _GAMMA_LABEL, check_config
+from threshold_choice.reproduction.tables import PUBLISHED_FILES
 from threshold_choice.uncertainty import parse_gamma
 
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())

@@ -18,7 +18,7 @@ from threshold_choice.models.registry import (
     build_model,
     load_model_registry,
 )
-from threshold_choice.scores import score_model
+from threshold_choice.reproduction.scores import score_model
 
 PAPER_MODELS = ["J48", "J48Unp", "Logist", "NB", "PART", "Stump", "IBK1", "IBK10", "SVM",
                 "SVMp", "Prior", "Random"]

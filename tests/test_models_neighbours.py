@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from tests.conftest import SHARED
 from threshold_choice.models.neighbours import WekaIBk
 from threshold_choice.models.registry import load_model_registry
-from threshold_choice.scores import score_model
+from threshold_choice.reproduction.scores import score_model
 
 _DATASETS = SHARED / "datasets"
 

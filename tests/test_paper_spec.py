@@ -1,5 +1,5 @@
-"""The paper's facts (threshold_choice.paper) agree with the config schema, the published
-tables and the figure reports they describe."""
+"""The paper's facts (threshold_choice.reproduction.paper) agree with the config schema, the
+published tables and the figure reports they describe."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import csv
 import yaml
 
 from tests.conftest import REPO
-from threshold_choice import methods, paper
-from threshold_choice.tables import PUBLISHED_DIR, PUBLISHED_FILES
+from threshold_choice import methods
+from threshold_choice.reproduction import paper
+from threshold_choice.reproduction.tables import PUBLISHED_DIR, PUBLISHED_FILES
 
 SCHEMA = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
 

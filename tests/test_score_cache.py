@@ -1,8 +1,10 @@
-"""The content-addressed score cache (:mod:`threshold_choice.score_cache`) without Snakemake."""
+"""The content-addressed score cache (:mod:`threshold_choice.reproduction.score_cache`), without
+Snakemake."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -10,8 +12,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from threshold_choice.score_cache import ScoreCache, score_key
-from threshold_choice.scores import write_scores
+import threshold_choice
+from threshold_choice.datasets import prepare
+from threshold_choice.models import weka
+from threshold_choice.reproduction import score_cache, scores, steps, tables
+from threshold_choice.reproduction.score_cache import SCORING_CODE, ScoreCache, score_key
+from threshold_choice.reproduction.scores import write_scores
+from threshold_choice.splits import core
 
 
 def inputs(tmp_path: Path) -> dict[str, object]:
@@ -47,6 +54,40 @@ def test_every_input_of_the_scores_changes_the_key(tmp_path):
     # the description does not change the scores, nor the key
     described = {**base["entry"], "description": "another text"}  # type: ignore[dict-item]
     assert score_key(**{**base, "entry": described})[0] == key  # type: ignore[arg-type]
+
+
+
+@pytest.fixture
+def package_copy(tmp_path, monkeypatch):
+    """A copy of the package's sources that the key hashes in place of the package's own."""
+    copy = tmp_path / "package" / "threshold_choice"
+    shutil.copytree(score_cache._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(score_cache, "_PACKAGE", copy)
+    score_cache._code_digest.cache_clear()
+    yield copy
+    score_cache._code_digest.cache_clear()  # the next tests hash the package again
+
+
+def test_every_scoring_code_path_exists():
+    for item in SCORING_CODE:
+        assert (score_cache._PACKAGE / item).exists(), item
+
+
+def test_editing_the_scoring_code_changes_the_key(tmp_path, package_copy):
+    """The score step, the scores producer, the cache itself and the models, splitters and
+    prepared-table reader are scoring code; the tables are not."""
+    key, _ = score_key(**inputs(tmp_path))  # type: ignore[arg-type]
+    for module, scoring in ((steps, True), (scores, True), (score_cache, True), (prepare, True),
+                            (core, True), (weka, True), (tables, False)):
+        file = package_copy / Path(module.__file__).resolve().relative_to(
+            Path(threshold_choice.__file__).resolve().parent)
+        old = file.read_bytes()
+        file.write_bytes(old + b"\n# edited\n")
+        score_cache._code_digest.cache_clear()
+        assert (score_key(**inputs(tmp_path))[0] != key) is scoring, file  # type: ignore[arg-type]
+        file.write_bytes(old)
+    score_cache._code_digest.cache_clear()
+    assert score_key(**inputs(tmp_path))[0] == key  # type: ignore[arg-type]
 
 
 def scores_frame() -> pd.DataFrame:

@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator
 
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import ModelSpec, load_model_registry
-from threshold_choice.scores import score_model, write_scores
+from threshold_choice.reproduction.scores import score_model, write_scores
 
 
 class _Split:

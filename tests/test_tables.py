@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from threshold_choice.errors import UserError
-from threshold_choice.tables import (
+from threshold_choice.reproduction.tables import (
     TABLE7_COLUMNS,
     TABLE8_COLUMNS,
     table7,

@@ -39,8 +39,7 @@ comparison) lives in the subpackages ``datasets``, ``splits``, ``models`` and
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from threshold_choice._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -85,15 +84,4 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = sorted(_EXPORTS)
 
-
-def __getattr__(name: str) -> Any:
-    # module-level __getattr__ (PEP 562): a public name loads its module on first use
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'threshold_choice' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"threshold_choice.{_EXPORTS[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -4,12 +4,16 @@ import os
 
 import yaml
 
-from threshold_choice.config import check_config
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator
 from threshold_choice.models.weka import is_weka_estimator
-from threshold_choice.paper import CREDIT_A_FIGURES, figure_models, figures_drawn
-from threshold_choice.pipeline import conditions_note
+from threshold_choice.reproduction.config import check_config
+from threshold_choice.reproduction.paper import (
+    CREDIT_A_FIGURES,
+    figure_models,
+    figures_drawn,
+)
+from threshold_choice.reproduction.steps import conditions_note
 from threshold_choice.uncertainty import gamma_label
 
 try:
@@ -110,7 +114,7 @@ def credit_a_models():
 
 
 def figure_stems():
-    """The figures this configuration draws (threshold_choice.paper.FIGURES)."""
+    """The figures this configuration draws (threshold_choice.reproduction.paper.FIGURES)."""
     return figures_drawn(DATASETS, MODELS)
 
 

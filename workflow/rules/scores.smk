@@ -1,6 +1,6 @@
 # Fit every model on every split of a dataset and score both parts: one job per dataset, one
 # process (and one JVM for the Weka models). Each model's scores are also kept in a
-# content-addressed cache (threshold_choice.score_cache), so a job re-run because one model's
+# content-addressed cache (threshold_choice.reproduction.score_cache), so a job re-run because one model's
 # entry changed fits that model only.
 
 

@@ -1,6 +1,6 @@
 """Rule compare: diff against the published numbers and check the paper's findings."""
 
-from threshold_choice.pipeline import log_to, step_compare
+from threshold_choice.reproduction.steps import log_to, step_compare
 
 with log_to(snakemake.log[0]):
     step_compare(

@@ -1,6 +1,6 @@
-"""Rule evaluate: a thin wrapper over threshold_choice.pipeline.step_evaluate."""
+"""Rule evaluate: a thin wrapper over threshold_choice.reproduction.steps.step_evaluate."""
 
-from threshold_choice.pipeline import log_to, step_evaluate
+from threshold_choice.reproduction.steps import log_to, step_evaluate
 
 with log_to(snakemake.log[0]):
     step_evaluate(

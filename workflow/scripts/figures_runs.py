@@ -1,6 +1,6 @@
 """Rule figures_runs: Figs 5 and 6 from the per-run results."""
 
-from threshold_choice.pipeline import log_to, step_figures_runs
+from threshold_choice.reproduction.steps import log_to, step_figures_runs
 
 with log_to(snakemake.log[0]):
     step_figures_runs(

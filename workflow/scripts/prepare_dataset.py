@@ -1,6 +1,7 @@
-"""Rule prepare_dataset: a thin wrapper over threshold_choice.pipeline.step_prepare_and_split."""
+"""Rule prepare_dataset: a thin wrapper over
+threshold_choice.reproduction.steps.step_prepare_and_split."""
 
-from threshold_choice.pipeline import log_to, step_prepare_and_split
+from threshold_choice.reproduction.steps import log_to, step_prepare_and_split
 
 data = snakemake.config["data"]
 with log_to(snakemake.log[0]):

@@ -1,6 +1,6 @@
-"""Rule score: a thin wrapper over threshold_choice.pipeline.step_score."""
+"""Rule score: a thin wrapper over threshold_choice.reproduction.steps.step_score."""
 
-from threshold_choice.pipeline import log_to, step_score
+from threshold_choice.reproduction.steps import log_to, step_score
 
 with log_to(snakemake.log[0]):
     step_score(

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from threshold_choice.pipeline import log_to, step_table5
+from threshold_choice.reproduction.steps import log_to, step_table5
 
 with log_to(snakemake.log[0]):
     step_table5(list(snakemake.input.parquet), Path(snakemake.output.csv).with_suffix(""),

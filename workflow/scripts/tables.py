@@ -1,6 +1,6 @@
 """Rule tables: Tables 7 and 8 at every configured gamma."""
 
-from threshold_choice.pipeline import log_to, step_tables
+from threshold_choice.reproduction.steps import log_to, step_tables
 
 with log_to(snakemake.log[0]):
     step_tables(

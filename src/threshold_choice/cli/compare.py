@@ -1,6 +1,6 @@
 """``threshold-choice compare``: our Tables 5, 7, 8 against the published ones and the
 paper's qualitative claims against our runs
-(:func:`threshold_choice.comparison.compare_results`)."""
+(:func:`threshold_choice.reproduction.comparison.compare_results`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from threshold_choice.comparison import DEFAULT_TOLERANCE, compare_results
 from threshold_choice.errors import UserError
-from threshold_choice.tables import PUBLISHED_DIR
+from threshold_choice.reproduction.comparison import DEFAULT_TOLERANCE, compare_results
+from threshold_choice.reproduction.tables import PUBLISHED_DIR
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""``threshold-choice datasets prepare|table5`` (:mod:`threshold_choice.datasets`).
+"""``threshold-choice datasets prepare|table5`` (:mod:`threshold_choice.datasets`,
+:mod:`threshold_choice.reproduction.table5`).
 
 ``prepare --name N [--name M ...] | --all  --out DIR [--mirror DIR] [--cache DIR]``
     obtain, verify and store datasets (mirror first, then OpenML/UCI).
@@ -19,7 +20,7 @@ from threshold_choice.datasets.errors import DatasetError
 from threshold_choice.datasets.fetch import choose_mirror
 from threshold_choice.datasets.prepare import load_prepared, prepare_dataset
 from threshold_choice.datasets.registry import dataset_names, load_registry
-from threshold_choice.datasets.table5 import compare_table5, read_published_table5, table5
+from threshold_choice.reproduction.table5 import compare_table5, read_published_table5, table5
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -21,7 +21,6 @@ from threshold_choice.cli.inputs import read_scores_csv
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.expected_loss import ESTIMATORS
-from threshold_choice.figures import ALLOWED_FIGURE_FORMATS
 from threshold_choice.methods import METHODS
 from threshold_choice.plotting import (
     BrierCurveDisplay,
@@ -33,6 +32,7 @@ from threshold_choice.plotting import (
     ThresholdChoiceDisplay,
     save_displays,
 )
+from threshold_choice.plotting._common import ALLOWED_FIGURE_FORMATS
 from threshold_choice.uncertainty import parse_gamma
 
 #: plot kinds and their Display

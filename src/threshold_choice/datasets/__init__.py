@@ -1,11 +1,10 @@
-"""The paper's 26 datasets: registry, fetching (mirror, OpenML, UCI), preparation, Table 5.
+"""The paper's 26 datasets: registry, fetching (mirror, OpenML, UCI), preparation.
 
 Public API::
 
     load_registry(path=None) -> dict[str, DatasetSpec]
     prepare_dataset(name, *, out_dir, cache_dir, mirror, registry=None) -> Path
     load_prepared(parquet_path) -> PreparedDataset   # X, y (1 = majority), class_labels, ...
-    table5(prepared) -> DataFrame;  compare_table5(ours, published) -> DataFrame
 """
 
 from threshold_choice.datasets.errors import (
@@ -20,7 +19,6 @@ from threshold_choice.datasets.errors import (
 )
 from threshold_choice.datasets.prepare import PreparedDataset, load_prepared, prepare_dataset
 from threshold_choice.datasets.registry import DatasetSpec, SourceSpec, load_registry
-from threshold_choice.datasets.table5 import compare_table5, read_published_table5, table5
 
 __all__ = [
     "ArffFormatError",
@@ -34,10 +32,7 @@ __all__ = [
     "SourceUnavailableError",
     "TransformError",
     "UnknownDatasetError",
-    "compare_table5",
     "load_prepared",
     "load_registry",
     "prepare_dataset",
-    "read_published_table5",
-    "table5",
 ]

@@ -23,19 +23,24 @@ A new plot is a subclass of :class:`ThresholdChoiceDisplay` with
 ``_compute``, ``_draw`` and ``_records``.
 """
 
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, save_displays
-from threshold_choice.plotting.certainty import CertaintyDisplay
-from threshold_choice.plotting.cost_curves import BrierCurveDisplay, CostCurveDisplay
-from threshold_choice.plotting.decision_curves import DecisionCurveDisplay
-from threshold_choice.plotting.fmeasure import FCostDisplay, FROCDisplay
+from __future__ import annotations
 
-__all__ = [
-    "BrierCurveDisplay",
-    "CertaintyDisplay",
-    "CostCurveDisplay",
-    "DecisionCurveDisplay",
-    "FCostDisplay",
-    "FROCDisplay",
-    "ThresholdChoiceDisplay",
-    "save_displays",
-]
+from threshold_choice._lazy import lazy_exports
+
+#: public name -> the module of this package that defines it; loaded on first use, so that
+#: the figures' data functions can use :mod:`~threshold_choice.plotting._common` (run scores,
+#: frame builder, style) without importing matplotlib
+_EXPORTS: dict[str, str] = {
+    "ThresholdChoiceDisplay": "_base",
+    "save_displays": "_base",
+    "CertaintyDisplay": "certainty",
+    "BrierCurveDisplay": "cost_curves",
+    "CostCurveDisplay": "cost_curves",
+    "DecisionCurveDisplay": "decision_curves",
+    "FCostDisplay": "fmeasure",
+    "FROCDisplay": "fmeasure",
+}
+
+__all__ = sorted(_EXPORTS)
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

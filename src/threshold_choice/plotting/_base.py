@@ -22,14 +22,14 @@ from numpy.typing import ArrayLike
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import find_threshold_classifier, response_scores
-from threshold_choice.figures import (
+from threshold_choice.plotting._common import (
     METHOD_COLOURS,
+    FigureData,
     RunScores,
-    _Data,
-    _gamma_text,
-    _linestyle,
-    _save_atomic,
     check_figure_formats,
+    gamma_linestyle,
+    gamma_text,
+    save_figure,
 )
 
 #: line styles of the methods when one colour is given to a whole display (several models)
@@ -38,12 +38,12 @@ _METHOD_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))
 
 def method_style(method: str, index: int, gamma: float, color: Any = None) -> dict[str, Any]:
     """Matplotlib line properties of a method's curve at ``gamma``: by default the method's
-    colour (:data:`~threshold_choice.figures.METHOD_COLOURS`) and the gamma's line style
+    colour (:data:`~threshold_choice.plotting._common.METHOD_COLOURS`) and the gamma's line style
     (solid inf, dashed 0, dotted between), as the project's figures; with ``color`` (one
     colour per model), the method's line style and a lighter line for lower certainty."""
     if color is None:
         colour = METHOD_COLOURS.get(method, f"C{4 + index % 6}")
-        return {"color": colour, "ls": _linestyle(gamma)}
+        return {"color": colour, "ls": gamma_linestyle(gamma)}
     alpha = 1.0 if math.isinf(gamma) else 0.35 + 0.65 * gamma / (gamma + 4.0)
     return {"color": color, "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)], "alpha": alpha}
 
@@ -51,7 +51,7 @@ def method_style(method: str, index: int, gamma: float, color: Any = None) -> di
 def gamma_legend(gamma: float) -> str:
     """The legend text of a certainty level: the Greek gamma, "=", the level (infinity as
     its sign)."""
-    return f"\u03b3={_gamma_text(gamma)}"
+    return f"\u03b3={gamma_text(gamma)}"
 
 
 def estimator_scores(
@@ -171,7 +171,7 @@ class ThresholdChoiceDisplay:
     def data(self) -> pd.DataFrame:
         """The plotted numbers, long format (columns ``panel, kind, series, x, y`` as the
         project's figure CSVs; ``panel`` = the model's name)."""
-        data = _Data()
+        data = FigureData()
         for kind, series, x, y in self._records():
             data.add(self.name or "", kind, series, x, y)
         return data.frame()
@@ -188,7 +188,7 @@ def save_displays(
     figure = displays[0].figure_
     if figure is None:
         raise UserError("plot the displays before saving them")
-    _save_atomic(figure, path)
+    save_figure(figure, path)
     csv = path.with_suffix(".csv")
     frame = pd.concat([d.data for d in displays], ignore_index=True)
     write_text_atomic(csv, frame.to_csv(index=False))

@@ -18,8 +18,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.bootstrap import bootstrap
 from threshold_choice.evaluation import LossSettings, expected_losses
-from threshold_choice.figures import RunScores, _gamma_text
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, method_style
+from threshold_choice.plotting._common import RunScores, gamma_text
 from threshold_choice.plotting.cost_curves import default_methods
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import parse_gamma
@@ -122,7 +122,7 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
                         (u, row.expected_loss), xytext=(4, 6), textcoords="offset points",
                         fontsize=7, rotation=90, va="bottom")
         ticks = list(_TICK_GAMMAS)
-        ax.set_xticks(to_uncertainty(ticks), [_gamma_text(g) for g in ticks])
+        ax.set_xticks(to_uncertainty(ticks), [gamma_text(g) for g in ticks])
         ax.set_xlim(0, 1)
         ax.set_xlabel("certainty \u03b3 (axis: 1/(1+\u03b3); left known cost, right none)")
         ax.set_ylabel("expected loss")

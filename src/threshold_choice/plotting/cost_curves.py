@@ -25,9 +25,9 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import expected_cost_curve
-from threshold_choice.figures import RunScores, _c_grid
 from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make_selection
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
+from threshold_choice.plotting._common import RunScores, c_grid
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
@@ -121,7 +121,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         for method in methods:
             for gamma in gammas:
                 sel = selection(method, test, train, gamma, chosen)
-                c = _c_grid(sel, gamma)
+                c = c_grid(sel, gamma)
                 parts.append(pd.DataFrame({"method": method, "gamma": gamma, "c": c,
                                            "loss": expected_cost_curve(sel, gamma, c)}))
         areas = expected_losses(

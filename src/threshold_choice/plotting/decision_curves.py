@@ -32,8 +32,8 @@ from threshold_choice.decision_curves import (
 )
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
-from threshold_choice.figures import RunScores
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
+from threshold_choice.plotting._common import RunScores
 from threshold_choice.plotting.cost_curves import selection
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma

@@ -24,9 +24,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
-from threshold_choice.figures import RunScores, _c_grid
 from threshold_choice.fmeasure import FCostLines, expected_f_cost_curve, froc_points
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
+from threshold_choice.plotting._common import RunScores, c_grid
 from threshold_choice.plotting.cost_curves import CostCurveDisplay, default_methods, selection
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import parse_gamma
@@ -199,7 +199,7 @@ class FCostDisplay(CostCurveDisplay):
         for method in methods:
             for gamma in gammas:
                 sel = selection(method, test, train, gamma, chosen)
-                c = _c_grid(sel, gamma)
+                c = c_grid(sel, gamma)
                 parts.append(pd.DataFrame({"method": method, "gamma": gamma, "c": c,
                                            "loss": expected_f_cost_curve(sel, gamma, c)}))
         finite = test.finite

@@ -8,7 +8,8 @@ texts); ``figureN(..., stem)`` does both and writes the figure in each of ``form
 ``<stem>.png`` and ``<stem>.pdf``; also ``svg``) and the frame as ``<stem>.csv`` (atomically),
 or to the list of files given as ``stem`` (a workflow rule's outputs), and returns the paths
 by extension (:func:`figure_paths`). The frame holds exactly the numbers plotted, in drawing
-order, in long format with the columns :data:`DATA_COLUMNS`:
+order, in long format with the columns
+:data:`~threshold_choice.plotting._common.DATA_COLUMNS`:
 
 ``panel``
     the subplot's title;
@@ -27,13 +28,14 @@ P(class 1); the true cost proportion ``c`` is on the x axis of cost curves and t
 ``Q = 2 (c pi0 FP0 + (1 - c) pi1 FN1)`` on the y axis; ``gamma = inf`` is complete
 certainty (``c_hat = c``), ``gamma = 0`` complete uncertainty (``c_hat`` uniform). Plots
 use matplotlib's object API with the Agg renderer (no pyplot state, no display needed).
+The run scores, the frame builder, the style and the file formats are the library's, shared
+with the Displays (:mod:`threshold_choice.plotting._common`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,29 +44,31 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy.stats import beta as beta_dist
 
-from threshold_choice.atomic import atomic_output, write_text_atomic
+from threshold_choice.atomic import write_text_atomic
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import Estimator, expected_cost_curve, expected_loss
-from threshold_choice.methods import NEEDS_TRAIN, Selection, make_selection
-from threshold_choice.paper import BASELINES, FIGURES, PAPER_METHODS
+from threshold_choice.methods import NEEDS_TRAIN, make_selection
+from threshold_choice.plotting._common import (
+    FIGURE_FORMATS,
+    METHOD_COLOURS,
+    FigureData,
+    RunScores,
+    c_grid,
+    check_figure_formats,
+    gamma_linestyle,
+    gamma_text,
+    save_figure,
+)
+from threshold_choice.reproduction.paper import BASELINES, FIGURES, PAPER_METHODS
 from threshold_choice.uncertainty import Uncertainty, format_gamma
 
 if TYPE_CHECKING:  # matplotlib is imported by the drawing only
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-DATA_COLUMNS: tuple[str, ...] = ("panel", "kind", "series", "x", "y")
 INF = math.inf
 
-#: colours of the methods (Fig. 1 of the paper: train-optimal blue, score-driven red,
-#: test-optimal green)
-METHOD_COLOURS: dict[str, str] = {
-    "test-optimal": "tab:green",
-    "train-optimal": "tab:blue",
-    "score-driven": "tab:red",
-    "rate-driven": "tab:purple",
-}
 #: the model types of the published Table 7, in its order (fixes each model's colour)
 MODEL_ORDER: tuple[str, ...] = (
     "IBK1",
@@ -97,68 +101,6 @@ TOY_TEST_COUNTS: tuple[tuple[int, int], ...] = (
     (306, 2010),
 )
 
-_GRID = 1001  # points of c for the curves
-_DPI = 150
-
-
-@dataclass(frozen=True)
-class RunScores:
-    """Labels (0/1) and scores of one run: the test part and, for train-optimal, the
-    training part (the model's scores on its own training data)."""
-
-    test_y: NDArray[np.int8]
-    test_s: NDArray[np.float64]
-    train_y: NDArray[np.int8] | None = None
-    train_s: NDArray[np.float64] | None = None
-
-    @classmethod
-    def from_arrays(
-        cls,
-        test_y: ArrayLike,
-        test_s: ArrayLike,
-        train_y: ArrayLike | None = None,
-        train_s: ArrayLike | None = None,
-    ) -> RunScores:
-        def arr(v: ArrayLike | None, dtype: type) -> NDArray | None:
-            return None if v is None else np.asarray(v, dtype=dtype)
-
-        return cls(
-            np.asarray(test_y, dtype=np.int8),
-            np.asarray(test_s, dtype=np.float64),
-            arr(train_y, np.int8),
-            arr(train_s, np.float64),
-        )
-
-    @classmethod
-    def from_frame(cls, scores: pd.DataFrame, split: int = 1) -> RunScores:
-        """From the scores of one (dataset, model): columns ``split, part, row, label,
-        score`` (``part`` is ``train`` or ``test``); rows of ``split`` ordered by ``row``."""
-        missing = {"split", "part", "row", "label", "score"} - set(scores.columns)
-        if missing:
-            raise UserError(f"scores lack column(s) {', '.join(sorted(missing))}")
-        one = scores[scores["split"] == split].sort_values(["part", "row"])
-        if one.empty:
-            raise UserError(
-                f"no scores for split {split}; splits: {sorted(scores['split'].unique())}"
-            )
-        test = one[one["part"] == "test"]
-        train = one[one["part"] == "train"]
-        if test.empty:
-            raise UserError(f"split {split} has no test scores")
-        return cls.from_arrays(
-            test["label"],
-            test["score"],
-            None if train.empty else train["label"],
-            None if train.empty else train["score"],
-        )
-
-    def lines(self) -> tuple[CostLines, CostLines | None]:
-        test = CostLines.from_scores(self.test_y, self.test_s, what="test scores")
-        train = None
-        if self.train_y is not None and self.train_s is not None:
-            train = CostLines.from_scores(self.train_y, self.train_s, what="training scores")
-        return test, train
-
 
 def toy_example(
     leaf_scores: Sequence[float] = TOY_LEAF_SCORES,
@@ -180,39 +122,6 @@ def toy_example(
 # -- plumbing ------------------------------------------------------------------------------------
 
 
-class _Data:
-    """Collects the rows of a figure's frame (:data:`DATA_COLUMNS`), in drawing order."""
-
-    def __init__(self) -> None:
-        self.parts: list[pd.DataFrame] = []
-
-    def add(self, panel: str, kind: str, series: str, x: ArrayLike, y: ArrayLike) -> None:
-        x_arr = np.atleast_1d(np.asarray(x, dtype=float))
-        y_arr = np.atleast_1d(np.asarray(y, dtype=float))
-        n = max(x_arr.size, y_arr.size)
-        self.parts.append(
-            pd.DataFrame(
-                {
-                    "panel": [panel] * n,
-                    "kind": [kind] * n,
-                    "series": [series] * n,
-                    "x": np.broadcast_to(x_arr, n),
-                    "y": np.broadcast_to(y_arr, n),
-                }
-            )
-        )
-
-    def frame(self) -> pd.DataFrame:
-        if not self.parts:
-            return pd.DataFrame(columns=list(DATA_COLUMNS))
-        return pd.concat(self.parts, ignore_index=True)
-
-
-#: Figure formats written by default, and all that can be asked for.
-FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf")
-ALLOWED_FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
-
-
 def _figure(
     n_panels: int, *, ncols: int | None = None, size: float = 4.6
 ) -> tuple[Figure, list[Axes]]:
@@ -232,23 +141,6 @@ def _figure(
     return fig, axes[:n_panels]
 
 
-def _save_atomic(fig: Figure, path: Path) -> None:
-    with atomic_output(path) as tmp:
-        fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)
-
-
-def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
-    """``formats`` as a tuple after checking each is one of :data:`ALLOWED_FIGURE_FORMATS`."""
-    formats = tuple(formats)
-    bad = [f for f in formats if f not in ALLOWED_FIGURE_FORMATS]
-    if not formats or bad or len(set(formats)) != len(formats):
-        raise UserError(
-            f"figure formats must be distinct values among {', '.join(ALLOWED_FIGURE_FORMATS)}, "
-            f"got {list(formats)}"
-        )
-    return formats
-
-
 #: where a figure goes: a stem, or the figure's files themselves (:func:`figure_paths`)
 FigureTarget = str | Path | Sequence[str | Path]
 
@@ -257,8 +149,9 @@ def figure_paths(stem: FigureTarget, formats: Sequence[str] = FIGURE_FORMATS) ->
     """The files a figure is written to, by extension (images first, in drawing order, then
     ``csv``, the plotted numbers). ``stem`` is a stem (``<stem>.<ext>`` for each of
     ``formats``, and ``<stem>.csv``) or the list of the files themselves, as a workflow rule
-    names them: each image's format is its suffix (one of :data:`ALLOWED_FIGURE_FORMATS`),
-    one of them ends in ``.csv``, and ``formats`` is not used."""
+    names them: each image's format is its suffix (one of
+    :data:`~threshold_choice.plotting._common.ALLOWED_FIGURE_FORMATS`), one of them ends in
+    ``.csv``, and ``formats`` is not used."""
     if isinstance(stem, str | Path):
         stem = Path(stem)
         return {ext: stem.with_name(f"{stem.name}.{ext}")
@@ -277,31 +170,11 @@ def _write(fig: Figure, stem: FigureTarget, data: pd.DataFrame,
            formats: Sequence[str] = FIGURE_FORMATS) -> dict[str, Path]:
     paths = figure_paths(stem, formats)
     for i, ext in enumerate(ext for ext in paths if ext != "csv"):
-        _save_atomic(fig, paths[ext])
+        save_figure(fig, paths[ext])
         if i == 0:
             fig.set_layout_engine("none")  # keep the first layout: constrained layout is slow
     write_text_atomic(paths["csv"], data.to_csv(index=False))
     return paths
-
-
-def _gamma_text(gamma: float) -> str:
-    return "\u221e" if math.isinf(gamma) else format_gamma(gamma)
-
-
-def _linestyle(gamma: float) -> str:
-    if math.isinf(gamma):
-        return "-"
-    return "--" if gamma == 0 else ":"
-
-
-def _c_grid(sel: Selection, gamma: float) -> NDArray[np.float64]:
-    """The c grid of a curve; at gamma = inf the curve jumps at the method's break points,
-    so the points just either side of each break are added to draw the jumps vertically."""
-    c = np.linspace(0.0, 1.0, _GRID)
-    if math.isinf(gamma):
-        b = sel.breaks[np.isfinite(sel.breaks) & (sel.breaks > 0) & (sel.breaks < 1)]
-        c = np.unique(np.concatenate([c, b - 1e-9, b + 1e-9]).clip(0.0, 1.0))
-    return c
 
 
 def _curve_name(method: str, gamma: float) -> str:
@@ -321,13 +194,13 @@ def _suffix(conditions: str) -> str:
 # -- cost curves: the numbers --------------------------------------------------------------------
 
 
-def _add_cost_lines(data: _Data, panel: str, lines: CostLines, label: str) -> None:
+def _add_cost_lines(data: FigureData, panel: str, lines: CostLines, label: str) -> None:
     for j, (a, b) in enumerate(zip(lines.left, lines.right, strict=True)):
         data.add(panel, "cost_line", f"{label} {j}", [0.0, 1.0], [a, b])
 
 
 def _add_method_curves(
-    data: _Data,
+    data: FigureData,
     panel: str,
     run: RunScores,
     *,
@@ -341,7 +214,7 @@ def _add_method_curves(
             raise UserError(f"{panel}: {method} needs the training scores")
         sel = make_selection(method, test, train=train)
         for gamma in gammas:
-            c = _c_grid(sel, gamma)
+            c = c_grid(sel, gamma)
             data.add(panel, "curve", _curve_name(method, gamma), c,
                      expected_cost_curve(sel, gamma, c))
             data.add(panel, "expected_loss", method, gamma,
@@ -356,13 +229,13 @@ def cost_curves_data(
     cost_lines: bool = True,
     estimator: Estimator = "exact",
 ) -> pd.DataFrame:
-    """The numbers of :func:`cost_curves_figure` (:data:`DATA_COLUMNS`), per panel: the test
-    cost lines (``cost_line``, with ``cost_lines``), then for each method and gamma its
+    """The numbers of :func:`cost_curves_figure` (``panel, kind, series, x, y``), per panel:
+    the test cost lines (``cost_line``, with ``cost_lines``), then for each method and gamma its
     expected cost curve ``K(c)`` (``curve``, series ``"<method> gamma=<gamma>"``) and its
     expected loss (``expected_loss``, series the method, x = gamma, y = the area)."""
     if not panels:
         raise UserError("no panels to plot")
-    data = _Data()
+    data = FigureData()
     for name, run in panels.items():
         if cost_lines:
             _add_cost_lines(data, name, run.lines()[0], "test cost line")
@@ -417,10 +290,10 @@ def figure8_data(run: RunScores | None = None, *, estimator: Estimator = "exact"
     test, train = run.lines()
     if train is None:
         raise UserError("figure 8 needs the training scores")
-    data = _Data()
+    data = FigureData()
     _add_cost_lines(data, "training set", train, "training cost line")
     sel = make_selection("test-optimal", train)  # the envelope of the training lines
-    c = _c_grid(sel, INF)
+    c = c_grid(sel, INF)
     data.add("training set", "curve", "training envelope", c, expected_cost_curve(sel, INF, c))
     _add_cost_lines(data, "test set", test, "test cost line")
     _add_method_curves(data, "test set", run, methods=PAPER_METHODS, gammas=(INF,),
@@ -464,10 +337,10 @@ def _draw_method_curves(ax: Axes, rows: pd.DataFrame) -> None:
             k["x"].to_numpy(),
             k["y"].to_numpy(),
             color=METHOD_COLOURS.get(method),
-            ls=_linestyle(gamma),
+            ls=gamma_linestyle(gamma),
             lw=1.6,
             zorder=3,
-            label=f"{method}, \u03b3={_gamma_text(gamma)}: {area:.4f}",
+            label=f"{method}, \u03b3={gamma_text(gamma)}: {area:.4f}",
         )
 
 
@@ -624,7 +497,7 @@ def figure2_data(
     if any(math.isinf(g) or g < 0 for g in gammas):
         raise UserError("figure 2 needs finite gammas >= 0 (gamma = inf is a point mass)")
     rng = np.random.default_rng(seed)
-    data = _Data()
+    data = FigureData()
     edges = np.linspace(0.0, 1.0, bins + 1)
     centres = (edges[:-1] + edges[1:]) / 2
     x = np.linspace(0.0005, 0.9995, 999)
@@ -718,7 +591,7 @@ def figure5_data(
     present = [m for m in methods if m in set(sub["method"])]
     if not present:
         raise UserError(f"no runs of {', '.join(methods)}")
-    data = _Data()
+    data = FigureData()
     for method in present:
         for model in _ordered_models(list(sub["model"].unique())):
             try:
@@ -742,7 +615,7 @@ def draw_figure5(data: pd.DataFrame, *, conditions: str = "") -> Figure:
             gammas = line["x"].tolist()
             ax.plot(np.arange(len(gammas)), line["y"].to_numpy(), marker="o", ms=3,
                     color=colours[model], label=model)
-        ax.set_xticks(np.arange(len(gammas)), [_gamma_text(g) for g in gammas])
+        ax.set_xticks(np.arange(len(gammas)), [gamma_text(g) for g in gammas])
         ax.set_xlabel("certainty \u03b3 (decreasing \u2192)")
         ax.set_ylabel("mean expected loss")
         ax.set_title(method)
@@ -784,7 +657,7 @@ def figure6_data(
     _need_columns(runs, {"dataset", "model", "split", "gamma", "method", "loss"})
     g_all = runs["gamma"].astype(float)
     models = _ordered_models(list(runs["model"].unique()))
-    data = _Data()
+    data = FigureData()
     for gamma in gammas:
         at = runs[(g_all == gamma) & runs["method"].isin([x_method, y_method])]
         wide = at.pivot_table(
@@ -795,7 +668,7 @@ def figure6_data(
                 f"no runs of {x_method} and {y_method} at gamma = {format_gamma(gamma)}"
             )
         wide = wide.dropna().reset_index()
-        panel = f"\u03b3 = {_gamma_text(gamma)}"
+        panel = f"\u03b3 = {gamma_text(gamma)}"
         for model in models:
             pts = wide[wide["model"] == model]
             if pts.empty:
@@ -891,19 +764,13 @@ def figure9(
 
 
 __all__ = [
-    "ALLOWED_FIGURE_FORMATS",
-    "DATA_COLUMNS",
     "FIG3_MODELS",
     "FIG4_MODELS",
     "FIG7_MODELS",
-    "FIGURE_FORMATS",
-    "METHOD_COLOURS",
     "TOY_LEAF_SCORES",
     "TOY_TEST_COUNTS",
     "TOY_TRAIN_COUNTS",
     "FigureTarget",
-    "RunScores",
-    "check_figure_formats",
     "cost_curves_data",
     "cost_curves_figure",
     "draw_cost_curves",

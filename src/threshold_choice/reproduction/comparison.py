@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
-from threshold_choice.tables import (
+from threshold_choice.reproduction.tables import (
     BASELINES,
     METHOD_COLUMNS,
     PUBLISHED_DIR,

@@ -1,7 +1,7 @@
 """The facts of the reproduced paper (Ferri, Hernández-Orallo & Flach, DMKD 2019), in one place.
 
-The library (tables, figures, comparison, the config check) and the workflow's rules read them
-from here: which threshold choice methods and certainty levels the paper evaluates, which
+The reproduction (tables, figures, comparison, the config check) and the workflow's rules read
+them from here: which threshold choice methods and certainty levels the paper evaluates, which
 model types are baselines, the published tables' columns, and which figures exist with the
 dataset and model types each shows. The paper's methods and certainty levels are the
 library's defaults, so they are defined with the methods (``methods.PAPER_METHODS``) and the

@@ -30,7 +30,7 @@ import pandas as pd
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
-from threshold_choice.paper import (  # the published tables' columns, re-exported
+from threshold_choice.reproduction.paper import (  # the published tables' columns, re-exported
     BASELINES,
     LOSS_COLUMNS,
     METHOD_COLUMNS,
@@ -40,11 +40,11 @@ from threshold_choice.paper import (  # the published tables' columns, re-export
     TABLE8_COLUMNS,
     VALUE_COLUMNS,
 )
-from threshold_choice.pipeline import RUN_KEYS
+from threshold_choice.reproduction.steps import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the repository root (the package is installed editable from ``src/``)
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 #: the paper's published tables, copied from the shared reference folder
 PUBLISHED_DIR = REPO_ROOT / "config" / "published"
 PUBLISHED_FILES: dict[str, str] = {

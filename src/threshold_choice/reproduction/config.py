@@ -35,7 +35,7 @@ import numpy as np
 import yaml
 
 from threshold_choice.errors import UserError
-from threshold_choice.paper import PAPER_METHODS
+from threshold_choice.reproduction.paper import PAPER_METHODS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 _log = logging.getLogger(__name__)
@@ -197,7 +197,7 @@ def _check_gammas(raw: Sequence[Any]) -> None:
 
 
 def _check_published(config: Mapping[str, Any], root: Path) -> None:
-    from threshold_choice.tables import PUBLISHED_FILES
+    from threshold_choice.reproduction.tables import PUBLISHED_FILES
 
     value = (config.get("comparison") or {}).get("published", "config/published")
     folder = root / value

@@ -164,8 +164,8 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
     from threshold_choice.models.jvm import ensure_jvm
     from threshold_choice.models.registry import import_estimator
     from threshold_choice.models.weka import is_weka_estimator
-    from threshold_choice.provenance import format_software, software_versions
-    from threshold_choice.scores import score_model
+    from threshold_choice.reproduction.provenance import format_software, software_versions
+    from threshold_choice.reproduction.scores import score_model
 
     estimator_class = import_estimator(spec.estimator, model=spec.name)
     is_weka = is_weka_estimator(estimator_class)
@@ -216,11 +216,11 @@ def step_score(
     of ``weka_jar`` when given (see :func:`threshold_choice.models.weka.ensure_jvm`). The
     software versions (Weka's and its jar for a Weka model) go to the log and to the timings'
     ``software`` column. With ``cache_dir``, a model whose scores are in the
-    :class:`~threshold_choice.score_cache.ScoreCache` is not fitted again."""
+    :class:`~threshold_choice.reproduction.score_cache.ScoreCache` is not fitted again."""
     from threshold_choice.datasets import load_prepared
     from threshold_choice.models.jvm import java_release, resolved_weka_jar
-    from threshold_choice.score_cache import ScoreCache, score_key
-    from threshold_choice.scores import write_scores
+    from threshold_choice.reproduction.score_cache import ScoreCache, score_key
+    from threshold_choice.reproduction.scores import write_scores
 
     if not len(models) == len(out_scores) == len(out_timings):
         raise UserError("the score step needs one scores and one timings output per model")
@@ -386,9 +386,10 @@ def gamma_of_label(label: str) -> float:
 def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
                 formats: Sequence[str] | None = None) -> None:
     """Table 5 (instances, attributes, majority proportion) of the prepared datasets, in
-    ``formats`` (default :data:`threshold_choice.tables.TABLE_FORMATS`)."""
-    from threshold_choice.datasets import load_prepared, table5
-    from threshold_choice.tables import TABLE_FORMATS, write_table
+    ``formats`` (default :data:`threshold_choice.reproduction.tables.TABLE_FORMATS`)."""
+    from threshold_choice.datasets import load_prepared
+    from threshold_choice.reproduction.table5 import table5
+    from threshold_choice.reproduction.tables import TABLE_FORMATS, write_table
 
     formats = formats or TABLE_FORMATS
     frame = table5([load_prepared(Path(p)) for p in prepared])
@@ -421,10 +422,11 @@ def step_tables(
 ) -> None:
     """Tables 7 (by model) and 8 (by dataset, without the baselines) at each of ``gammas``
     (labels such as ``inf``, ``16``), written to ``out_table7[i]`` / ``out_table8[i]`` (CSV; the
-    other ``formats``, default :data:`threshold_choice.tables.TABLE_FORMATS`, beside them).
+    other ``formats``, default :data:`~threshold_choice.reproduction.tables.TABLE_FORMATS`,
+    beside them).
     ``conditions``: operating conditions other than the paper's, for the captions
     (:func:`conditions_note`)."""
-    from threshold_choice.tables import TABLE_FORMATS, table7, table8, write_table
+    from threshold_choice.reproduction.tables import TABLE_FORMATS, table7, table8, write_table
 
     if not len(gammas) == len(out_table7) == len(out_table8):
         raise UserError("the tables step needs one Table 7 and one Table 8 output per gamma")
@@ -449,7 +451,7 @@ def step_tables(
 
 
 def _run_scores(path: Path | str, split: int = 1) -> Any:
-    from threshold_choice.figures import RunScores
+    from threshold_choice.plotting._common import RunScores
 
     return RunScores.from_frame(pd.read_parquet(path), split=split)
 
@@ -466,7 +468,7 @@ def step_figures_runs(
     scatter at gamma = inf and the lowest gamma of the runs, 0 in the paper), each written to
     its files ``fig5`` / ``fig6``; ``conditions``: operating conditions other than the paper's,
     for the titles (:func:`conditions_note`)."""
-    from threshold_choice.figures import figure5, figure6
+    from threshold_choice.reproduction.figures import figure5, figure6
 
     runs = pd.read_parquet(runs_path)
     figure5(runs, fig5, methods=methods, exclude=tuple(baselines), conditions=conditions)
@@ -478,7 +480,7 @@ def step_figures_runs(
 def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles) -> None:
     """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example), each written to its
     files."""
-    from threshold_choice.figures import figure2, figure8, figure9
+    from threshold_choice.reproduction.figures import figure2, figure8, figure9
 
     figure2(fig2)
     figure8(fig8)
@@ -487,7 +489,7 @@ def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles) ->
 
 def step_figure1(scores_path: Path | str, fig1: FigureFiles, *, estimator: str) -> None:
     """Fig. 1: cost curves of J48Unp on spambase (first split), written to its files."""
-    from threshold_choice.figures import figure1
+    from threshold_choice.reproduction.figures import figure1
 
     run = _run_scores(scores_path)
     figure1(run.test_y, run.test_s, run.train_y, run.train_s, fig1,
@@ -504,8 +506,8 @@ def step_credit_a_figures(
     """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show;
     ``figures`` maps each figure drawn (``fig3``, ``fig4``, ``fig7``) to its files. The scores
     files are named after their model types."""
-    from threshold_choice.figures import figure3, figure4, figure7
-    from threshold_choice.paper import FIGURES
+    from threshold_choice.reproduction.figures import figure3, figure4, figure7
+    from threshold_choice.reproduction.paper import FIGURES
 
     draws = {"fig3": figure3, "fig4": figure4, "fig7": figure7}
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
@@ -534,6 +536,6 @@ def step_compare(
     configured baseline model types, left out where the findings speak of the non-baseline
     ones), written to ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``,
     ``findings``)."""
-    from threshold_choice.comparison import compare_files
+    from threshold_choice.reproduction.comparison import compare_files
 
     compare_files(tables, runs_path, outputs, published_dir, tolerance, baselines=baselines)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from threshold_choice.datasets.errors import DatasetError
 from threshold_choice.datasets.prepare import PreparedDataset
-from threshold_choice.paper import TABLE5_COLUMNS
+from threshold_choice.reproduction.paper import TABLE5_COLUMNS
 
 
 def table5(prepared: Iterable[PreparedDataset]) -> pd.DataFrame:

@@ -39,14 +39,14 @@ from threshold_choice.atomic import atomic_output, write_text_atomic
 __all__ = ["SCORING_CODE", "ScoreCache", "score_key"]
 
 _LOG = logging.getLogger(__name__)
-_PACKAGE = Path(__file__).resolve().parent
-#: Source files (relative to the package) whose change re-fits every model.
+_PACKAGE = Path(__file__).resolve().parents[1]  # threshold_choice/
+#: Source files (relative to the ``threshold_choice`` package) whose change re-fits every model.
 SCORING_CODE: tuple[str, ...] = (
     "models",
     "splits",
-    "scores.py",
-    "score_cache.py",
-    "pipeline.py",  # the score step: class order, splits reader, R stream
+    "reproduction/scores.py",
+    "reproduction/score_cache.py",
+    "reproduction/steps.py",  # the score step: class order, splits reader, R stream
     "datasets/prepare.py",
     "datasets/table.py",
 )
@@ -90,7 +90,7 @@ def _code_digest() -> str:
 
 @cache
 def _software() -> dict[str, str]:
-    from threshold_choice.provenance import software_versions
+    from threshold_choice.reproduction.provenance import software_versions
 
     return software_versions(packages=_PACKAGES)
 
@@ -148,7 +148,7 @@ class ScoreCache:
         entry is removed)."""
         import pyarrow.parquet as pq
 
-        from threshold_choice.scores import SCORES_SCHEMA
+        from threshold_choice.reproduction.scores import SCORES_SCHEMA
 
         scores, timings, manifest = self._paths(model, key)
         if not (scores.is_file() and timings.is_file() and manifest.is_file()):

@@ -1,0 +1,196 @@
+"""What the Displays and the paper's figures share, without importing matplotlib.
+
+* :class:`RunScores`: the labels and scores of one run (test part, and the training part for
+  train-optimal);
+* :class:`FigureData`: the plotted numbers as a tidy frame (:data:`DATA_COLUMNS`, the
+  figure CSVs' columns);
+* the style: :data:`METHOD_COLOURS`, :func:`gamma_linestyle`, :func:`gamma_text`, and
+  :func:`c_grid`, the points of ``c`` a curve is drawn at;
+* the files: :data:`FIGURE_FORMATS`, :data:`ALLOWED_FIGURE_FORMATS`,
+  :func:`check_figure_formats`, :func:`save_figure` (atomic).
+
+Conventions are the package's: class 1 is the class the score estimates, ``c`` the cost
+proportion, ``gamma = inf`` complete certainty and ``gamma = 0`` complete uncertainty.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice.atomic import atomic_output
+from threshold_choice.costlines import CostLines
+from threshold_choice.errors import UserError
+from threshold_choice.methods import Selection
+from threshold_choice.uncertainty import format_gamma
+
+if TYPE_CHECKING:  # matplotlib is imported by the drawing only
+    from matplotlib.figure import Figure
+
+#: the columns of a figure's plotted numbers (long format)
+DATA_COLUMNS: tuple[str, ...] = ("panel", "kind", "series", "x", "y")
+
+#: colours of the methods (Fig. 1 of the paper: train-optimal blue, score-driven red,
+#: test-optimal green)
+METHOD_COLOURS: dict[str, str] = {
+    "test-optimal": "tab:green",
+    "train-optimal": "tab:blue",
+    "score-driven": "tab:red",
+    "rate-driven": "tab:purple",
+}
+
+#: Figure formats written by default, and all that can be asked for.
+FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf")
+ALLOWED_FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
+
+_GRID = 1001  # points of c for the curves
+_DPI = 150
+
+
+@dataclass(frozen=True)
+class RunScores:
+    """Labels (0/1) and scores of one run: the test part and, for train-optimal, the
+    training part (the model's scores on its own training data)."""
+
+    test_y: NDArray[np.int8]
+    test_s: NDArray[np.float64]
+    train_y: NDArray[np.int8] | None = None
+    train_s: NDArray[np.float64] | None = None
+
+    @classmethod
+    def from_arrays(
+        cls,
+        test_y: ArrayLike,
+        test_s: ArrayLike,
+        train_y: ArrayLike | None = None,
+        train_s: ArrayLike | None = None,
+    ) -> RunScores:
+        def arr(v: ArrayLike | None, dtype: type) -> NDArray | None:
+            return None if v is None else np.asarray(v, dtype=dtype)
+
+        return cls(
+            np.asarray(test_y, dtype=np.int8),
+            np.asarray(test_s, dtype=np.float64),
+            arr(train_y, np.int8),
+            arr(train_s, np.float64),
+        )
+
+    @classmethod
+    def from_frame(cls, scores: pd.DataFrame, split: int = 1) -> RunScores:
+        """From the scores of one (dataset, model): columns ``split, part, row, label,
+        score`` (``part`` is ``train`` or ``test``); rows of ``split`` ordered by ``row``."""
+        missing = {"split", "part", "row", "label", "score"} - set(scores.columns)
+        if missing:
+            raise UserError(f"scores lack column(s) {', '.join(sorted(missing))}")
+        one = scores[scores["split"] == split].sort_values(["part", "row"])
+        if one.empty:
+            raise UserError(
+                f"no scores for split {split}; splits: {sorted(scores['split'].unique())}"
+            )
+        test = one[one["part"] == "test"]
+        train = one[one["part"] == "train"]
+        if test.empty:
+            raise UserError(f"split {split} has no test scores")
+        return cls.from_arrays(
+            test["label"],
+            test["score"],
+            None if train.empty else train["label"],
+            None if train.empty else train["score"],
+        )
+
+    def lines(self) -> tuple[CostLines, CostLines | None]:
+        test = CostLines.from_scores(self.test_y, self.test_s, what="test scores")
+        train = None
+        if self.train_y is not None and self.train_s is not None:
+            train = CostLines.from_scores(self.train_y, self.train_s, what="training scores")
+        return test, train
+
+
+class FigureData:
+    """Collects the rows of a figure's frame (:data:`DATA_COLUMNS`), in drawing order."""
+
+    def __init__(self) -> None:
+        self.parts: list[pd.DataFrame] = []
+
+    def add(self, panel: str, kind: str, series: str, x: ArrayLike, y: ArrayLike) -> None:
+        x_arr = np.atleast_1d(np.asarray(x, dtype=float))
+        y_arr = np.atleast_1d(np.asarray(y, dtype=float))
+        n = max(x_arr.size, y_arr.size)
+        self.parts.append(
+            pd.DataFrame(
+                {
+                    "panel": [panel] * n,
+                    "kind": [kind] * n,
+                    "series": [series] * n,
+                    "x": np.broadcast_to(x_arr, n),
+                    "y": np.broadcast_to(y_arr, n),
+                }
+            )
+        )
+
+    def frame(self) -> pd.DataFrame:
+        if not self.parts:
+            return pd.DataFrame(columns=list(DATA_COLUMNS))
+        return pd.concat(self.parts, ignore_index=True)
+
+
+def save_figure(fig: Figure, path: Path) -> None:
+    """Write ``fig`` to ``path`` (format from its suffix) atomically."""
+    with atomic_output(path) as tmp:
+        fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)
+
+
+def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
+    """``formats`` as a tuple after checking each is one of :data:`ALLOWED_FIGURE_FORMATS`."""
+    formats = tuple(formats)
+    bad = [f for f in formats if f not in ALLOWED_FIGURE_FORMATS]
+    if not formats or bad or len(set(formats)) != len(formats):
+        raise UserError(
+            f"figure formats must be distinct values among {', '.join(ALLOWED_FIGURE_FORMATS)}, "
+            f"got {list(formats)}"
+        )
+    return formats
+
+
+def gamma_text(gamma: float) -> str:
+    """A certainty level as plotted: infinity as its sign, others as :func:`format_gamma`."""
+    return "\u221e" if math.isinf(gamma) else format_gamma(gamma)
+
+
+def gamma_linestyle(gamma: float) -> str:
+    """The line style of a curve at ``gamma``: solid inf, dashed 0, dotted between."""
+    if math.isinf(gamma):
+        return "-"
+    return "--" if gamma == 0 else ":"
+
+
+def c_grid(sel: Selection, gamma: float) -> NDArray[np.float64]:
+    """The c grid of a curve; at gamma = inf the curve jumps at the method's break points,
+    so the points just either side of each break are added to draw the jumps vertically."""
+    c = np.linspace(0.0, 1.0, _GRID)
+    if math.isinf(gamma):
+        b = sel.breaks[np.isfinite(sel.breaks) & (sel.breaks > 0) & (sel.breaks < 1)]
+        c = np.unique(np.concatenate([c, b - 1e-9, b + 1e-9]).clip(0.0, 1.0))
+    return c
+
+
+__all__ = [
+    "ALLOWED_FIGURE_FORMATS",
+    "DATA_COLUMNS",
+    "FIGURE_FORMATS",
+    "METHOD_COLOURS",
+    "FigureData",
+    "RunScores",
+    "c_grid",
+    "check_figure_formats",
+    "gamma_linestyle",
+    "gamma_text",
+    "save_figure",
+]
