@@ -18,13 +18,13 @@ from typing import Any
 import jsonschema
 import yaml
 
+from threshold_choice._repository import CONFIG_DIR
 from threshold_choice.datasets.errors import RegistryError, UnknownDatasetError
 from threshold_choice.datasets.transforms import expand_names
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_REGISTRY = REPO_ROOT / "config" / "datasets.yaml"
-DEFAULT_SCHEMA = REPO_ROOT / "config" / "schemas" / "datasets.schema.yaml"
-DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
+DEFAULT_REGISTRY = CONFIG_DIR / "datasets.yaml"
+DEFAULT_SCHEMA = CONFIG_DIR / "schemas" / "datasets.schema.yaml"
+DEFAULT_CONFIG = CONFIG_DIR / "config.yaml"
 
 
 def configured_mirror(config_path: Path | None = None) -> Path | None:

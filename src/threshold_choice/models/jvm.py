@@ -206,9 +206,9 @@ def _wrapper_jars(wjvm: Any) -> list[str]:
 #:   defaults it spent more CPU compiling than fitting (about 4 s of C2 time on a 155-row
 #:   dataset); the loops that run long still reach C2;
 #: * the serial garbage collector: the heaps are small, and G1's helper threads cost CPU.
-#: Together they cut a score job's CPU by about a third on small and mid-sized datasets (six
-#: datasets: 85 s -> 58 s). Java's floating-point arithmetic is strict, so neither changes a
-#: score.
+#: Together they cut a score job's CPU by a quarter on small and mid-sized datasets (six score
+#: processes: 74 s -> 54 s, ``benchmarks/bench_jvm.py``). Java's floating-point arithmetic is
+#: strict, so neither changes a score (the benchmark compares them).
 JVM_OPTIONS: tuple[str, ...] = (
     "-XX:Tier4InvocationThreshold=50000",
     "-XX:Tier4CompileThreshold=60000",

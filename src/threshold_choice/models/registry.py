@@ -50,6 +50,7 @@ import yaml
 from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
+from threshold_choice._repository import CONFIG_DIR
 from threshold_choice.errors import UserError
 from threshold_choice.models.preprocessing import ImputeKind, ScaleKind, TabularEncoder
 
@@ -67,9 +68,8 @@ __all__ = [
     "seed_for_split",
 ]
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_MODELS = REPO_ROOT / "config" / "models.yaml"
-DEFAULT_MODELS_SCHEMA = REPO_ROOT / "config" / "schemas" / "models.schema.yaml"
+DEFAULT_MODELS = CONFIG_DIR / "models.yaml"
+DEFAULT_MODELS_SCHEMA = CONFIG_DIR / "schemas" / "models.schema.yaml"
 
 ScoreMethod = Literal["predict_proba", "decision_function", "predict"]
 

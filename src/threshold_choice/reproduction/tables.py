@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from threshold_choice._repository import CONFIG_DIR
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.reproduction.paper import (  # the published tables' columns, re-exported
@@ -43,10 +44,8 @@ from threshold_choice.reproduction.paper import (  # the published tables' colum
 from threshold_choice.reproduction.steps import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
-#: the repository root (the package is installed editable from ``src/``)
-REPO_ROOT = Path(__file__).resolve().parents[3]
 #: the paper's published tables, copied from the shared reference folder
-PUBLISHED_DIR = REPO_ROOT / "config" / "published"
+PUBLISHED_DIR = CONFIG_DIR / "published"
 PUBLISHED_FILES: dict[str, str] = {
     "table5": "published_table5_datasets.csv",
     "table7": "published_table7_by_model.csv",
