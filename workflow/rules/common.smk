@@ -56,6 +56,14 @@ def weka_jar_input():
     return []
 
 
+def larger_first(wildcards):
+    """Scheduling priority of a dataset's jobs: its size (rows x columns of the registry's
+    expected shape), so that the long score jobs start first: started last, ozone's alone set
+    the length of a two-core run."""
+    expected = DATASET_ENTRIES[wildcards.dataset].get("expected", {})
+    return expected.get("n_rows", 0) * expected.get("n_columns", 0)
+
+
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
 # moment tables of the exact estimator are cached on disk across jobs

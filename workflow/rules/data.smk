@@ -11,6 +11,7 @@ rule prepare_dataset:
         f"{R}/logs/prepare_dataset/{{dataset}}.log",
     benchmark:
         f"{R}/benchmarks/prepare_dataset/{{dataset}}.tsv"
+    priority: larger_first
     localrule: True
     conda:
         "../../environment.yml"

@@ -18,6 +18,7 @@ rule score:
         f"{R}/logs/score/{{dataset}}.log",
     benchmark:
         f"{R}/benchmarks/score/{{dataset}}.tsv"
+    priority: larger_first
     conda:
         "../../environment.yml"
     threads: 1
