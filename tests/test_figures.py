@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -309,3 +310,24 @@ def test_a_figure_redrawn_from_its_csv_is_the_same_image(name, small_runs, tmp_p
     redrawn = tmp_path / "redrawn.png"
     draw(frame).savefig(redrawn, format="png", dpi=150)
     assert redrawn.read_bytes() == paths["png"].read_bytes()
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "svg", "png"])
+def test_the_same_figure_written_twice_is_the_same_file(tmp_path, monkeypatch, fmt) -> None:
+    from matplotlib.figure import Figure
+
+    from threshold_choice.plotting._common import save_figure
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)  # no help from the environment
+    written = []
+    for i in range(2):
+        fig = Figure()
+        ax = fig.subplots()
+        ax.plot([0, 1], [1, 0], label="a")
+        ax.legend()
+        path = tmp_path / f"fig{i}.{fmt}"
+        save_figure(fig, path)
+        written.append(path.read_bytes())
+        if i == 0:
+            time.sleep(1.1)  # a creation date, if written, would differ
+    assert written[0] == written[1]

@@ -141,10 +141,19 @@ class FigureData:
         return pd.concat(self.parts, ignore_index=True)
 
 
+#: metadata that would make two writes of the same figure differ (the creation date), per format
+_NO_DATE: dict[str, dict[str, None]] = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
+
 def save_figure(fig: Figure, path: Path) -> None:
-    """Write ``fig`` to ``path`` (format from its suffix) atomically."""
-    with atomic_output(path) as tmp:
-        fig.savefig(tmp, format=path.suffix.lstrip("."), dpi=_DPI)
+    """Write ``fig`` to ``path`` (format from its suffix) atomically. The same figure gives the
+    same bytes in every format: no creation date in PDF and SVG, and SVG's element ids from a
+    fixed salt instead of a random one."""
+    import matplotlib
+
+    fmt = path.suffix.lstrip(".")
+    with atomic_output(path) as tmp, matplotlib.rc_context({"svg.hashsalt": "threshold-choice"}):
+        fig.savefig(tmp, format=fmt, dpi=_DPI, metadata=_NO_DATE.get(fmt))
 
 
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
