@@ -246,3 +246,18 @@ def test_plot_command_writes_the_figure_and_the_numbers(run, tmp_path, capsys):
     assert "one --train per --test" in capsys.readouterr().err
     assert main(["plot", "certainty", "--test", test, "--out", str(tmp_path / "x.gif")]) == 2
     assert "--out must end in" in capsys.readouterr().err
+
+
+def test_kept_training_scores_are_used_only_for_their_own_positive_class(model):
+    clf, X_train, X_test, y_train, y_test = model  # fitted with pos_label = classes_[1] = 1
+    with pytest.raises(UserError, match=r"kept are for pos_label=1, not 0.*X_train"):
+        CostCurveDisplay.from_estimator(clf, X_test, y_test, pos_label=0, plot=False)
+    # with the training data given, class 0 as positive is scored from it: the areas equal
+    # those of the predictions of class 0 (labels and probabilities of class 0)
+    ours = CostCurveDisplay.from_estimator(clf, X_test, y_test, pos_label=0, X_train=X_train,
+                                           y_train=y_train, plot=False)
+    theirs = CostCurveDisplay.from_predictions(
+        (y_test == 0).astype(int), clf.predict_proba(X_test)[:, 0],
+        train_y=(y_train == 0).astype(int), train_score=clf.predict_proba(X_train)[:, 0],
+        plot=False)
+    pd.testing.assert_frame_equal(ours.areas, theirs.areas)

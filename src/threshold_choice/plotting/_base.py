@@ -66,7 +66,8 @@ def estimator_scores(
 ) -> RunScores:
     """Test (and training) labels 0/1 and scores of a fitted classifier. Training scores:
     from ``X_train``/``y_train``, else those a fitted
-    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` kept (train-optimal)."""
+    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` kept (train-optimal),
+    which are for its own ``pos_label``: another ``pos_label`` then needs ``X_train``."""
     classes = np.asarray(estimator.classes_)
     pos = classes[-1] if pos_label is None else pos_label
     test_s, _ = response_scores(estimator, X, response_method, pos)
@@ -76,6 +77,14 @@ def estimator_scores(
         train_s, _ = response_scores(estimator, X_train, response_method, pos)
         train_y = np.asarray(y_train) == pos
     elif (clf := find_threshold_classifier(estimator)) is not None:
+        kept = clf.classes_[1] if clf.pos_label is None else clf.pos_label
+        if kept != pos:
+            # numpy scalars as plain values in the message (1, not np.int64(1))
+            kept, pos = (v.item() if isinstance(v, np.generic) else v for v in (kept, pos))
+            raise UserError(
+                f"the training scores the fitted {type(clf).__name__} kept are for pos_label="
+                f"{kept!r}, not {pos!r}: pass X_train and y_train, or pos_label={kept!r}"
+            )
         train_y, train_s = clf.train_labels_, clf.train_scores_
     return RunScores.from_arrays(test_y, test_s, train_y, train_s)
 
