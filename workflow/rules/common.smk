@@ -41,7 +41,7 @@ with open(config["data"]["registry"], encoding="utf-8") as _fh:
         for name, entry in yaml.safe_load(_fh)["datasets"].items()
     }
 DATASETS = config["datasets"]
-WEKA_JAR = config["models"].get("weka_jar")
+WEKA_JAR = config["models"]["weka_jar"]
 
 
 def weka_jar_input():
@@ -88,8 +88,8 @@ def all_outputs():
 BASELINES = config["models"]["baselines"]
 
 
-TABLE_FORMATS = list(config.get("outputs", {}).get("tables", ["csv", "md", "tex"]))
-FIGURE_FORMATS = list(config.get("outputs", {}).get("figures", ["png", "pdf"]))
+TABLE_FORMATS = list(config["outputs"]["tables"])
+FIGURE_FORMATS = list(config["outputs"]["figures"])
 # the first figure format is the one shown in the report
 FIG = FIGURE_FORMATS[0]
 

@@ -29,8 +29,8 @@ rule compare:
     conda:
         "../../environment.yml"
     params:
-        published=config.get("comparison", {}).get("published", "config/published"),
-        tolerance=config.get("comparison", {}).get("tolerance", 0.0005),
+        published=config["comparison"]["published"],
+        tolerance=config["comparison"]["tolerance"],
         baselines=BASELINES,
     script:
         "../scripts/compare.py"

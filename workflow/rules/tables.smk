@@ -64,6 +64,6 @@ rule tables:
         formats=TABLE_FORMATS,
         baselines=BASELINES,
         conditions=conditions_note(config["evaluation"]),
-        published=config.get("comparison", {}).get("published", "config/published"),
+        published=config["comparison"]["published"],
     script:
         "../scripts/tables.py"

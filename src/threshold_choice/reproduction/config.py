@@ -133,7 +133,7 @@ def _check_results(value: Any, root: Path) -> None:
 def _check_mirror(config: Mapping[str, Any], root: Path, registry: Mapping[str, Any]) -> None:
     from threshold_choice.datasets.fetch import Mirror
 
-    mirror = Mirror.configured(config["data"].get("mirror"), "the configuration", base=root)
+    mirror = Mirror.configured(config["data"]["mirror"], "the configuration", base=root)
     if mirror is None or mirror.exists:
         return
     only = [d for d in config["datasets"] if registry[d].source.kind == "mirror_only"]
@@ -158,13 +158,13 @@ def _check_models(config: Mapping[str, Any], root: Path) -> None:
     load_model_registry(path, only=models["use"])
     # the file passed its schema above: every entry has a name
     known = [m["name"] for m in yaml.safe_load(path.read_text(encoding="utf-8"))["models"]]
-    unknown = [b for b in models.get("baselines", []) if b not in known]
+    unknown = [b for b in models["baselines"] if b not in known]
     if unknown:
         raise UserError(
             f"config: models.baselines names unknown model(s) {', '.join(unknown)}; use "
             f"names of {models['registry']}: {', '.join(known)}"
         )
-    if models.get("weka_jar"):
+    if models["weka_jar"]:
         from threshold_choice.models.jvm import check_weka_jar
 
         try:
@@ -199,7 +199,7 @@ def _check_gammas(raw: Sequence[Any]) -> None:
 def _check_published(config: Mapping[str, Any], root: Path) -> None:
     from threshold_choice.reproduction.tables import PUBLISHED_FILES
 
-    value = (config.get("comparison") or {}).get("published", "config/published")
+    value = config["comparison"]["published"]
     folder = root / value
     if not folder.is_dir():
         raise UserError(
@@ -216,7 +216,9 @@ def _check_published(config: Mapping[str, Any], root: Path) -> None:
 
 def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     """Raise :class:`UserError` naming the first problem of ``config`` and its fix (see the
-    module docstring); log a warning for a configured mirror folder that does not exist."""
+    module docstring); log a warning for a configured mirror folder that does not exist.
+    ``config`` is validated against the workflow's schema already, its defaults filled in
+    (the Snakefile validates it first), so no default is repeated here."""
     from threshold_choice.datasets import load_registry
 
     root = Path(root)
