@@ -4,6 +4,7 @@ scores that are not probabilities are refused where they would give wrong number
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -18,7 +19,8 @@ from sklearn.metrics import roc_auc_score
 
 from tests.conftest import SHARED, random_scores
 from threshold_choice.cli import main
-from threshold_choice.cli.inputs import PROBABILITY_METHODS
+from threshold_choice.errors import UserError
+from threshold_choice.methods import PROBABILITY_METHODS
 
 
 def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -263,3 +265,18 @@ def test_table5_with_an_unreadable_published_csv_is_one_line(tmp_path):
     line = one_error_line(run_cli("datasets", "table5", "--prepared", str(tmp_path),
                                   "--published", str(published)))
     assert f"published Table 5 {published} is not a readable CSV" in line
+
+
+def test_the_library_refuses_scores_outside_0_1_for_the_probability_methods() -> None:
+    from threshold_choice.evaluation import expected_losses
+
+    y = np.array([0, 1, 1, 0, 1])
+    margins = np.array([-2.0, 1.5, 0.3, -0.4, 2.2])  # decision-function values
+    with pytest.raises(UserError, match=r"from -2 to 2\.2, outside \[0, 1\]; score-driven "):
+        expected_losses(y, margins, methods=["score-driven", "rate-driven"], gammas=[0.0])
+    # rank-based methods take any real scores: the same losses as any monotone rescaling
+    ranked = expected_losses(y, margins, methods=["rate-driven", "test-optimal"],
+                             gammas=[math.inf, 0.0])
+    squashed = expected_losses(y, 1 / (1 + np.exp(-margins)),
+                               methods=["rate-driven", "test-optimal"], gammas=[math.inf, 0.0])
+    np.testing.assert_allclose(ranked["expected_loss"], squashed["expected_loss"], atol=1e-12)

@@ -30,6 +30,7 @@ from threshold_choice.methods import (
     Selection,
     TieBreaking,
     make_selection,
+    probability_problem,
 )
 from threshold_choice.uncertainty import (
     PAPER_GAMMAS,
@@ -119,7 +120,9 @@ def expected_losses(
 ) -> pd.DataFrame:
     """Expected loss of each method at each ``gamma``: columns ``method, gamma, expected_loss``.
 
-    ``test_y``/``test_s``: labels (0/1) and scores (estimates of P(class 1)) of the test set;
+    ``test_y``/``test_s``: labels (0/1) and scores (estimates of P(class 1)) of the test set
+    (in [0, 1] for the methods that read them as probabilities, ``PROBABILITY_METHODS``: a
+    :class:`UserError` otherwise; the rank-based methods take any real scores);
     ``train_*``: the same on the training set, needed by the train-optimal methods (and used
     for the class proportion of the skew variants, as in the authors' code). With
     ``settings.prior`` both sets of cost lines are reweighted to that deployment class
@@ -136,6 +139,10 @@ def expected_losses(
                         "or the f-measure loss")
     lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
     test = lines_of(test_y, test_s, what="test scores").with_prior(settings.prior)
+    # (after lines_of, which refuses what is not a vector of finite numbers)
+    problem = probability_problem(np.asarray(test_s, dtype=np.float64), methods, "the test scores")
+    if problem is not None:
+        raise UserError(problem)
     train = None
     if train_y is not None and train_s is not None:
         train = lines_of(train_y, train_s, what="training scores").with_prior(settings.prior)

@@ -19,7 +19,7 @@ predicts 1 iff ``score > t``; cost lines are indexed as in :mod:`threshold_choic
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -53,10 +53,34 @@ METHODS: tuple[str, ...] = (
 #: the four methods the paper evaluates (Sect. 4), in the order of its tables: the library's
 #: default selection
 PAPER_METHODS: tuple[str, ...] = METHODS[:4]
+#: methods that read the scores as probabilities (they threshold at c_hat or a map of it), so
+#: the scores must lie in [0, 1]; the others are rank-based and take any real scores
+PROBABILITY_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m.startswith("score-"))
 #: methods that select on the training scores
 NEEDS_TRAIN: frozenset[str] = frozenset({"train-optimal", "train-optimal-aware"})
 #: methods whose selection depends on gamma (they know the uncertainty)
 GAMMA_AWARE: frozenset[str] = frozenset(m for m in METHODS if m.endswith("-aware"))
+
+
+
+def probability_problem(scores: ArrayLike, methods: Sequence[str], what: str,
+                        how: str = "") -> str | None:
+    """Why ``methods`` cannot use ``scores``: ``None`` if the scores lie in [0, 1] or every
+    method is rank-based, else a message naming the methods that read them as probabilities
+    (``how``: where the rank-based methods are chosen, e.g. ``" with --method"``)."""
+    values = np.asarray(scores, dtype=np.float64)
+    if values.size == 0 or (values.min() >= 0.0 and values.max() <= 1.0):
+        return None
+    needy = [m for m in methods if m in PROBABILITY_METHODS]
+    if not needy:
+        return None
+    rank_based = ", ".join(m for m in METHODS if m not in PROBABILITY_METHODS)
+    return (
+        f"{what} range from {values.min():g} to {values.max():g}, outside [0, 1]; "
+        f"{', '.join(needy)} read(s) them as probabilities (estimates of P(class 1)): rescale "
+        f"the scores into [0, 1] (e.g. calibrate them), or choose rank-based methods{how} "
+        f"({rank_based}), which take any real scores"
+    )
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 
 from threshold_choice.errors import UserError
-from threshold_choice.methods import METHODS
+from threshold_choice.methods import probability_problem as _probability_problem
 
 #: methods that threshold at the score itself (or at a map of it), so they read the scores as
 #: probabilities; the others use only the order of the scores (rank-based)
-PROBABILITY_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m.startswith("score-"))
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 _OTHER_SEPARATORS = {";": "';'", "\t": "a tab", "|": "'|'"}
 
@@ -99,17 +98,6 @@ def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray
 
 
 def probability_problem(scores: np.ndarray, methods: Sequence[str], what: str) -> str | None:
-    """Why ``methods`` cannot use ``scores``: ``None`` if the scores lie in [0, 1] or every
-    method is rank-based, else a message naming the methods that need probabilities."""
-    if scores.size == 0 or (scores.min() >= 0.0 and scores.max() <= 1.0):
-        return None
-    needy = [m for m in methods if m in PROBABILITY_METHODS]
-    if not needy:
-        return None
-    rank_based = ", ".join(m for m in METHODS if m not in PROBABILITY_METHODS)
-    return (
-        f"{what} range from {scores.min():g} to {scores.max():g}, outside [0, 1]; "
-        f"{', '.join(needy)} read(s) them as probabilities (estimates of P(class 1)): rescale "
-        f"the scores into [0, 1] (e.g. calibrate them), or choose rank-based methods with "
-        f"--method ({rank_based}), which take any real scores"
-    )
+    """The library's :func:`~threshold_choice.methods.probability_problem`, pointing at
+    ``--method``."""
+    return _probability_problem(scores, methods, what, how=" with --method")
