@@ -3,7 +3,8 @@
 The other modules of :mod:`threshold_choice.models` reimplement the paper's Weka learners in
 numpy; this backend runs Weka itself, the way the authors ran it through RWeka, so that the
 reimplementations can be checked against it and the paper's runs repeated with the original
-learners.
+learners. What it needs (python-weka-wrapper3, a Java runtime), another Weka version and the
+JVM's start and options are in :mod:`threshold_choice.models.jvm`.
 
 One JVM per process
 -------------------
