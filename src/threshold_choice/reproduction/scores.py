@@ -165,8 +165,10 @@ def score_model(
     # (threadpoolctl scans the loaded libraries at every call, ~5 ms).
     with threadpool_limits(limits=1):
         for position, split in enumerate(splits, start=1):
-            _score_split(X, labels, complete, spec, split, position, seed=seed,
-                         random_states=random_states, frames=frames, timing_rows=timing_rows)
+            split_frames, timing = _score_split(X, labels, complete, spec, split, position,
+                                               seed=seed, random_states=random_states)
+            frames.extend(split_frames)
+            timing_rows.append(timing)
     if frames:
         scores = pd.concat(frames, ignore_index=True)
     else:
@@ -189,10 +191,10 @@ def score_model(
 
 def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np.bool_],
                  spec: ModelSpec, split: SplitLike, position: int, *, seed: int,
-                 random_states: Mapping[int, Any] | None, frames: list[pd.DataFrame],
-                 timing_rows: list[tuple[int, float, float, float, float]]) -> None:
-    """Fit ``spec`` on one split's training part, score both parts; append the scores to
-    ``frames`` and the timings to ``timing_rows`` (see :func:`score_model`)."""
+                 random_states: Mapping[int, Any] | None,
+                 ) -> tuple[list[pd.DataFrame], tuple[int, float, float, float, float]]:
+    """Fit ``spec`` on one split's training part and score both parts: ``(the scores of both
+    parts, the timing row)`` (see :func:`score_model`)."""
     number = getattr(split, "iteration", None)
     number = int(number) if isinstance(number, (int, np.integer)) else position
     train = _rows(split.train, len(X), f"split {number}: train")
@@ -221,8 +223,9 @@ def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np
         parts[part] = scores_for(estimator, X.iloc[rows].reset_index(drop=True),
                                  crisp=spec.crisp, model=spec.name)
     done, done_cpu = time.perf_counter(), time.process_time()
-    timing_rows.append((number, fitted - start, done - fitted, fitted_cpu - start_cpu,
-                        done_cpu - fitted_cpu))
+    timing = (number, fitted - start, done - fitted, fitted_cpu - start_cpu,
+              done_cpu - fitted_cpu)
+    frames = []
     for part, rows in (("train", train), ("test", test)):
         values = parts[part]
         _check_scores(values, spec.name, number, part)
@@ -233,6 +236,7 @@ def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np
             "label": labels[rows],
             "score": np.clip(values, 0.0, 1.0),
         }))
+    return frames, timing
 
 
 def write_scores(df: pd.DataFrame, path: Path | str) -> None:
