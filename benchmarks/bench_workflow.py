@@ -21,6 +21,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,17 +62,25 @@ def main(argv: list[str] | None = None) -> int:
            if k not in ("THRESHOLD_CHOICE_CACHE", "THRESHOLD_CHOICE_WEKA_JAR")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, env=env)
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    own = {"cpu": 0.0}
+    watcher = threading.Thread(target=_watch_own_cpu, args=(proc.pid, own), daemon=True)
+    watcher.start()
+    stdout, stderr = proc.communicate()
     wall = time.perf_counter() - start
+    watcher.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     run_cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     if proc.returncode != 0:
-        print(proc.stdout[-3000:], proc.stderr[-5000:], sep="\n")
+        print(stdout[-3000:], stderr[-5000:], sep="\n")
         return proc.returncode
 
     benchmarks = sorted((out / "benchmarks").rglob("*.tsv"))
-    jobs = pd.concat([pd.read_csv(p, sep="\t").assign(job=str(p.relative_to(out)))
+    jobs = pd.concat([pd.read_csv(p, sep="\t").assign(job=str(p.relative_to(out)),
+                                                       rule=p.relative_to(out).parts[1])
                       for p in benchmarks], ignore_index=True)
+    jobs["rule"] = jobs["rule"].str.removesuffix(".tsv")
     job_cpu = float(jobs["cpu_time"].sum())
     scores = pd.concat([pd.read_csv(p) for p in (out / "scores").rglob("*.timings.csv")],
                        ignore_index=True)
@@ -87,16 +96,36 @@ def main(argv: list[str] | None = None) -> int:
     print(f"job CPU:               {job_cpu:.1f} s  (Snakemake's benchmark files, sampled)")
     print(f"run CPU:               {run_cpu:.1f} s  (every process of the run, Snakemake's own "
           "included)")
+    print(f"Snakemake's own CPU:   {own['cpu']:.1f} s  (its main process, sampled every 0.2 s)")
     print(f"fit + predict (CPU):   {fit:.1f} + {predict:.1f} s")
     print(f"loss evaluation (CPU): {evaluation:.1f} s")
     print(f"share of run CPU:      {work / run_cpu:.1%}  (of job CPU: {work / job_cpu:.1%})")
     print(f"largest job RSS:       {jobs['max_rss'].max():.0f} MB")
+    by_rule = jobs.groupby("rule").agg(jobs=("s", "size"), wall_s=("s", "sum"),
+                                       cpu_s=("cpu_time", "sum"))
+    print("job CPU by rule (sampled):\n" + by_rule.round(1).to_string())
     slowest = jobs.nlargest(5, "s")[["job", "s", "cpu_time"]]
     print("slowest jobs:\n" + slowest.to_string(index=False))
     summary = out / "comparison" / "summary.csv"
     if summary.is_file():
         print("comparison:\n" + pd.read_csv(summary).to_string(index=False))
     return 0
+
+
+def _watch_own_cpu(pid: int, own: dict[str, float]) -> None:
+    """Keep ``own["cpu"]`` at the CPU seconds of process ``pid`` itself (its threads, not its
+    children), read from /proc until it exits (Linux only; stays 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stat = Path(f"/proc/{pid}/stat")
+    while True:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return
+        if fields[0] == "Z":  # exited, not yet reaped: its last reading stands
+            return
+        own["cpu"] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        time.sleep(0.2)
 
 
 if __name__ == "__main__":
