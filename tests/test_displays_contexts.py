@@ -238,6 +238,12 @@ def test_fcost_display_holds_the_librarys_numbers(run):
     assert disp.bound == 2 * np.sum(y == 1) / np.sum(y == 0)
 
 
+def test_fcost_display_refuses_bootstrap_bands_with_a_one_line_error(run):
+    y, s, ty, ts = run
+    with pytest.raises(UserError, match="no bootstrap bands: leave n_boot at 0"):
+        FCostDisplay.from_predictions(y, s, train_y=ty, train_score=ts, n_boot=5, plot=False)
+
+
 # -- estimators, rendering, the command --------------------------------------------------------
 
 

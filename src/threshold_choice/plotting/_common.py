@@ -105,11 +105,13 @@ class RunScores:
             None if train.empty else train["score"],
         )
 
-    def lines(self) -> tuple[CostLines, CostLines | None]:
-        test = CostLines.from_scores(self.test_y, self.test_s, what="test scores")
+    def lines(self, kind: type[CostLines] = CostLines) -> tuple[CostLines, CostLines | None]:
+        """The test and (if given) training lines of ``kind`` (:class:`CostLines`, or
+        :class:`~threshold_choice.fmeasure.FCostLines`)."""
+        test = kind.from_scores(self.test_y, self.test_s, what="test scores")
         train = None
         if self.train_y is not None and self.train_s is not None:
-            train = CostLines.from_scores(self.train_y, self.train_s, what="training scores")
+            train = kind.from_scores(self.train_y, self.train_s, what="training scores")
         return test, train
 
 

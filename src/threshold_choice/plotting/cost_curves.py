@@ -11,7 +11,7 @@ legend, by the settings' estimator, as ``expected_losses``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -76,12 +76,28 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         ``(m + 1, 2)`` heights of the test cost lines at ``c = 0`` and ``c = 1``, or None.
     bands:
         ``method, gamma, c, lower, upper`` or None.
+
+    A display of another loss in cost space (:class:`~threshold_choice.plotting.FCostDisplay`)
+    subclasses this one and sets the class attributes below.
     """
 
     DEFAULT_METHODS: tuple[str, ...] = PAPER_METHODS
     DEFAULT_GAMMAS: tuple[float, ...] = (INF, 0.0)
     #: legend names of methods (the cost-space names of ``001_...`` in the Brier display)
     METHOD_LABELS: ClassVar[dict[str, str]] = {}
+    #: the loss (``expected_losses``' ``loss_function``), its lines and its curve ``K(c)``
+    LOSS_FUNCTION: ClassVar[str] = "accuracy"
+    LINES: ClassVar[type[CostLines]] = CostLines
+    CURVE: ClassVar[Callable[[Selection, float, NDArray[np.float64]], NDArray[np.float64]]] = (
+        staticmethod(expected_cost_curve)
+    )
+    #: texts of the drawing
+    LINES_LABEL: ClassVar[str] = "test cost lines"
+    X_LABEL: ClassVar[str] = "cost proportion c"
+    Y_LABEL: ClassVar[str] = "loss"
+    LEGEND_TITLE: ClassVar[str] = "expected loss (area)"
+    #: the drawing's height is at most 1.05 times this (the F-cost display's bound)
+    bound: float = INF
 
     def __init__(
         self,
@@ -116,25 +132,35 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         chosen = loss_settings(settings, **settings_kwargs)
         methods = default_methods(methods, cls.DEFAULT_METHODS, run)
         gammas = [parse_gamma(g) for g in (cls.DEFAULT_GAMMAS if gammas is None else gammas)]
-        test, train = run.lines()
+        if n_boot and cls.LINES is not CostLines:
+            raise UserError(f"{cls.__name__} has no bootstrap bands: leave n_boot at 0")
+        # first: it checks the methods, the training scores and the tie-breaking option
+        areas = expected_losses(
+            run.test_y, run.test_s, train_y=run.train_y, train_s=run.train_s,
+            methods=methods, gammas=gammas, settings=chosen, loss_function=cls.LOSS_FUNCTION,
+        )
+        test, train = run.lines(cls.LINES)
         parts = []
         for method in methods:
             for gamma in gammas:
                 sel = selection(method, test, train, gamma, chosen)
                 c = c_grid(sel, gamma)
                 parts.append(pd.DataFrame({"method": method, "gamma": gamma, "c": c,
-                                           "loss": expected_cost_curve(sel, gamma, c)}))
-        areas = expected_losses(
-            run.test_y, run.test_s, train_y=run.train_y, train_s=run.train_s,
-            methods=methods, gammas=gammas, settings=chosen,
-        )
-        lines = np.column_stack([test.left, test.right]) if cost_lines else None
+                                           "loss": cls.CURVE(sel, gamma, c)}))
+        # lines of infinite height (F-cost lines without true positives) are not drawn
+        finite = np.isfinite(test.left) & np.isfinite(test.right)
+        lines = np.column_stack([test.left[finite], test.right[finite]]) if cost_lines else None
         bands = None
         if n_boot:
             bands = _bands(run, train, methods, gammas, chosen, n_boot, seed, confidence,
                            np.linspace(0.0, 1.0, band_points))
-        return cls(curves=pd.concat(parts, ignore_index=True), areas=areas, cost_lines=lines,
-                   bands=bands)
+        display = cls(curves=pd.concat(parts, ignore_index=True), areas=areas,
+                      cost_lines=lines, bands=bands)
+        display._set_bound(test)
+        return display
+
+    def _set_bound(self, test: CostLines) -> None:
+        """Set :attr:`bound` from the test lines (no bound here)."""
 
     def _method_label(self, method: str) -> str:
         return self.METHOD_LABELS.get(method, method)
@@ -148,7 +174,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             segments = [[(0.0, a), (1.0, b)] for a, b in self.cost_lines]
             ax.add_collection(LineCollection(
                 segments, colors=color or "0.7", linewidths=0.6, alpha=0.15 if color else 1.0,
-                zorder=1, label=self._label("test cost lines"),
+                zorder=1, label=self._label(self.LINES_LABEL),
             ))
         methods = list(dict.fromkeys(self.curves["method"]))
         area = self.areas.set_index(["method", "gamma"])["expected_loss"]
@@ -156,22 +182,28 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             style = method_style(method, methods.index(method), gamma, color)
             value = area[(method, gamma)]
             text = f"{self._method_label(method)}, {gamma_legend(gamma)}: {value:.4f}"
-            ax.plot(curve["c"], curve["loss"], lw=1.6, zorder=3, label=self._label(text),
-                    **{**style, **line_kwargs})
+            loss = curve["loss"].to_numpy()  # infinite parts (K_F) are not drawn
+            ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6, zorder=3,
+                    label=self._label(text), **{**style, **line_kwargs})
             if self.bands is not None:
                 band = self.bands[(self.bands["method"] == method) & (self.bands["gamma"] == gamma)]
                 ax.fill_between(band["c"], band["lower"], band["upper"], color=style["color"],
                                 alpha=band_alpha, lw=0, zorder=2)
-        # the curves of every display on the axes set the height (cost lines reach 2 pi)
-        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in ax.get_lines())
+        # the curves of every display on the axes set the height (cost lines reach 2 pi),
+        # up to the bound (near an infinite part, K_F of a poor method can be far higher)
+        top = max(np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
+                  for line in ax.get_lines())
         if self.bands is not None:
             top = max(top, self.bands["upper"].max())
+        top *= 1.15
+        if math.isfinite(self.bound):
+            top = min(1.05 * self.bound, top) or 1.05 * self.bound
         ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.15 * top)
-        ax.set_xlabel("cost proportion c")
-        ax.set_ylabel("loss")
+        ax.set_ylim(0, top)
+        ax.set_xlabel(self.X_LABEL)
+        ax.set_ylabel(self.Y_LABEL)
         ax.grid(alpha=0.25)
-        ax.legend(fontsize=7, title="expected loss (area)", title_fontsize=7, loc="upper right")
+        ax.legend(fontsize=7, title=self.LEGEND_TITLE, title_fontsize=7, loc="upper right")
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         if self.cost_lines is not None:

@@ -19,17 +19,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.collections import LineCollection
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.fmeasure import FCostLines, expected_f_cost_curve, froc_points
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
-from threshold_choice.plotting._common import RunScores, c_grid
-from threshold_choice.plotting.cost_curves import CostCurveDisplay, default_methods, selection
-from threshold_choice.scorers import loss_settings
-from threshold_choice.uncertainty import parse_gamma
+from threshold_choice.plotting._base import ThresholdChoiceDisplay
+from threshold_choice.plotting._common import RunScores
+from threshold_choice.plotting.cost_curves import CostCurveDisplay
 
 INF = math.inf
 _FROC_X_LABEL = "G_x = 1/recall \u2212 1 = FN/TP   (positive class: 0)"
@@ -170,74 +167,18 @@ class FCostDisplay(CostCurveDisplay):
 
     DEFAULT_METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
     DEFAULT_GAMMAS = (INF,)
+    LOSS_FUNCTION = "f-measure"
+    LINES = FCostLines
+    CURVE = staticmethod(expected_f_cost_curve)
+    LINES_LABEL = "F-cost lines"
+    X_LABEL = "cost proportion c   (F-measure positive class: 0)"
+    Y_LABEL = _F_COST_LABEL
+    LEGEND_TITLE = "expected 2FQ/(1\u2212FQ) (area)"
     bound: float = 2.0
 
-    @classmethod
-    def _compute(  # type: ignore[override]
-        cls,
-        run: RunScores,
-        *,
-        methods: Sequence[str] | None = None,
-        gammas: Sequence[float] | None = None,
-        settings: LossSettings | None = None,
-        cost_lines: bool = True,
-        **settings_kwargs: Any,
-    ) -> FCostDisplay:
-        chosen = loss_settings(settings, **settings_kwargs)
-        methods = default_methods(methods, cls.DEFAULT_METHODS, run)
-        gammas = [parse_gamma(g) for g in (cls.DEFAULT_GAMMAS if gammas is None else gammas)]
-        # first: it checks the methods, the training scores and the tie-breaking option
-        areas = expected_losses(
-            run.test_y, run.test_s, train_y=run.train_y, train_s=run.train_s,
-            methods=methods, gammas=gammas, settings=chosen, loss_function="f-measure",
-        )
-        test = FCostLines.from_scores(run.test_y, run.test_s, what="test scores")
-        train = None
-        if run.train_y is not None and run.train_s is not None:
-            train = FCostLines.from_scores(run.train_y, run.train_s, what="training scores")
-        parts = []
-        for method in methods:
-            for gamma in gammas:
-                sel = selection(method, test, train, gamma, chosen)
-                c = c_grid(sel, gamma)
-                parts.append(pd.DataFrame({"method": method, "gamma": gamma, "c": c,
-                                           "loss": expected_f_cost_curve(sel, gamma, c)}))
-        finite = test.finite
-        lines = np.column_stack([test.left[finite], test.right[finite]]) if cost_lines else None
-        display = cls(curves=pd.concat(parts, ignore_index=True), areas=areas, cost_lines=lines)
-        display.bound = 2.0 * test.n1 / test.n0
-        return display
-
-    def _draw(self, ax: Axes, *, color: Any = None, cost_lines: bool = True,
-              **line_kwargs: Any) -> None:
-        """``color``: one colour for this display (several models; methods by line style);
-        ``cost_lines``: draw the F-cost lines; ``line_kwargs``: passed to every curve."""
-        if cost_lines and self.cost_lines is not None:
-            segments = [[(0.0, a), (1.0, b)] for a, b in self.cost_lines]
-            ax.add_collection(LineCollection(
-                segments, colors=color or "0.7", linewidths=0.6, alpha=0.15 if color else 1.0,
-                zorder=1, label=self._label("F-cost lines"),
-            ))
-        methods = list(dict.fromkeys(self.curves["method"]))
-        area = self.areas.set_index(["method", "gamma"])["expected_loss"]
-        for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
-            style = method_style(method, methods.index(method), gamma, color)
-            loss = curve["loss"].to_numpy()
-            text = f"{method}, {gamma_legend(gamma)}: {area[(method, gamma)]:.4f}"
-            ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6, zorder=3,
-                    label=self._label(text), **{**style, **line_kwargs})
-        # the curves of every display on the axes set the height, up to the all-positive
-        # line's (near an infinite part K_F of a poor method can be far higher)
-        heights = [np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
-                   for line in ax.get_lines()]
-        top = min(1.05 * self.bound, 1.15 * max(heights)) or 1.05 * self.bound
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, top)
-        ax.set_xlabel("cost proportion c   (F-measure positive class: 0)")
-        ax.set_ylabel(_F_COST_LABEL)
-        ax.grid(alpha=0.25)
-        ax.legend(fontsize=7, title="expected 2FQ/(1\u2212FQ) (area)", title_fontsize=7,
-                  loc="upper right")
+    def _set_bound(self, test: CostLines) -> None:
+        """The all-positive line's height at ``c = 0``, ``2 n1/n0``."""
+        self.bound = 2.0 * test.n1 / test.n0
 
 
 __all__ = ["FCostDisplay", "FROCDisplay"]
