@@ -56,12 +56,20 @@ def weka_jar_input():
     return []
 
 
-def larger_first(wildcards):
-    """Scheduling priority of a dataset's jobs: its size (rows x columns of the registry's
-    expected shape), so that the long score jobs start first: started last, ozone's alone set
-    the length of a two-core run."""
-    expected = DATASET_ENTRIES[wildcards.dataset].get("expected", {})
+def dataset_size(name):
+    """Rows x columns of the registry's expected shape of dataset ``name`` (0 if unknown)."""
+    expected = DATASET_ENTRIES[name].get("expected", {})
     return expected.get("n_rows", 0) * expected.get("n_columns", 0)
+
+
+def larger_first(wildcards):
+    """Scheduling priority of a dataset's jobs: its size, so that the long score jobs start
+    first: started last, ozone's alone set the length of a two-core run."""
+    return dataset_size(wildcards.dataset)
+
+
+# above every dataset's larger_first
+EVALUATE_PRIORITY = 1 + max(dataset_size(d) for d in DATASETS)
 
 
 MODELS = config["models"]["use"]

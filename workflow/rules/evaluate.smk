@@ -1,6 +1,8 @@
 # Expected losses of the threshold choice methods for every gamma, and test metrics, per run.
 # One job per dataset (all its models): cheap, and re-run alone when gammas, methods or the
-# estimator change, without retraining.
+# estimator change, without retraining. A dataset is evaluated as soon as it is scored
+# (priority above every score job): results stream in, and no evaluate job waits in
+# Snakemake's queue, whose every scheduling pass checks each waiting job's input files.
 
 
 rule evaluate:
@@ -13,6 +15,7 @@ rule evaluate:
         f"{R}/logs/evaluate/{{dataset}}.log",
     benchmark:
         f"{R}/benchmarks/evaluate/{{dataset}}.tsv"
+    priority: EVALUATE_PRIORITY
     conda:
         "../../environment.yml"
     threads: 1
