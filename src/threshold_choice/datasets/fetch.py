@@ -94,11 +94,12 @@ def configured_mirror_setting(config_path: Path | None = None) -> Mirror | None:
     when the configuration cannot be read): the command-line tools' default mirror."""
     import yaml
 
+    from threshold_choice._yaml import safe_load
     from threshold_choice.datasets.registry import DEFAULT_CONFIG
 
     path = Path(config_path) if config_path is not None else DEFAULT_CONFIG
     try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        config = safe_load(path.read_text(encoding="utf-8")) or {}
         value = (config.get("data") or {}).get("mirror")
     except (OSError, yaml.YAMLError, AttributeError):
         return None

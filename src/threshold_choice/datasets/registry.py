@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from threshold_choice._repository import CONFIG_DIR
+from threshold_choice._yaml import read_yaml
 from threshold_choice.datasets.errors import RegistryError, UnknownDatasetError
 from threshold_choice.datasets.transforms import expand_names
 
@@ -82,15 +82,7 @@ class DatasetSpec:
 
 
 def _read_yaml(path: Path, what: str) -> Any:
-    if not path.is_file():
-        raise RegistryError(
-            f"{what} {path} not found. Pass an explicit path, or run from a checkout of the "
-            "repository (it ships config/datasets.yaml and config/schemas/)."
-        )
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise RegistryError(f"{what} {path} is not valid YAML: {exc}. Fix the file.") from None
+    return read_yaml(path, what, shipped="config/datasets.yaml", error=RegistryError)
 
 
 def _source(raw: Mapping[str, Any]) -> SourceSpec:

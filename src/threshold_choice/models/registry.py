@@ -46,11 +46,11 @@ from typing import Any, Literal
 
 import jsonschema
 import numpy as np
-import yaml
 from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from threshold_choice._repository import CONFIG_DIR
+from threshold_choice._yaml import read_yaml
 from threshold_choice.errors import UserError
 from threshold_choice.models.preprocessing import ImputeKind, ScaleKind, TabularEncoder
 
@@ -102,15 +102,7 @@ class ModelSpec:
 
 
 def _read_yaml(path: Path, what: str) -> Any:
-    if not path.is_file():
-        raise UserError(
-            f"{what} {path} not found. Pass an explicit path, or run from a checkout of the "
-            "repository (it ships config/models.yaml and config/schemas/)."
-        )
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise UserError(f"{what} {path} is not valid YAML: {exc}. Fix the file.") from None
+    return read_yaml(path, what, shipped="config/models.yaml", error=UserError)
 
 
 def import_estimator(path: str, *, model: str = "?") -> type:

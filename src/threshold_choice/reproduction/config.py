@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
+from threshold_choice._yaml import safe_load
 from threshold_choice.errors import UserError
 from threshold_choice.reproduction.paper import PAPER_METHODS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
@@ -157,7 +157,7 @@ def _check_models(config: Mapping[str, Any], root: Path) -> None:
     path = root / models["registry"]
     load_model_registry(path, only=models["use"])
     # the file passed its schema above: every entry has a name
-    known = [m["name"] for m in yaml.safe_load(path.read_text(encoding="utf-8"))["models"]]
+    known = [m["name"] for m in safe_load(path.read_text(encoding="utf-8"))["models"]]
     unknown = [b for b in models["baselines"] if b not in known]
     if unknown:
         raise UserError(
