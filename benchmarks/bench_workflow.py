@@ -6,11 +6,12 @@
 Runs ``snakemake --cores N`` with the given configuration into a fresh results folder (its
 download, moment and score caches included, so nothing is reused) and prints: wall time,
 number of jobs, total job CPU seconds (Snakemake's per-job ``benchmark:`` files, which sample
-CPU time every 0.5 s at first and every 30 s later, so they undercount) and the CPU seconds of
-every process of the run (``getrusage``, Snakemake's own included), the seconds
-spent in model fitting + predicting (the score jobs' timings) and in loss evaluation proper
-(the evaluate jobs' timings; CPU seconds, as the jobs'), and their share of job CPU; then the
-comparison summary. The share is taken of the run's CPU (the honest denominator).
+CPU time every 0.5 s at first and every 30 s later, so they undercount; also summed by rule),
+the CPU seconds of every process of the run (``getrusage``, Snakemake's own included) and of
+Snakemake's own process (its scheduling, read from /proc), the seconds spent in model
+fitting + predicting (the score jobs' timings) and in loss evaluation proper (the evaluate
+jobs' timings; CPU seconds, as the jobs'), and their share of job CPU; then the comparison
+summary. The share is taken of the run's CPU (the honest denominator).
 """
 
 from __future__ import annotations
