@@ -19,7 +19,13 @@ from numpy.typing import ArrayLike
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import check_prior
 from threshold_choice.errors import UserError
-from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat
+from threshold_choice.expected_loss import (
+    ESTIMATORS,
+    Estimator,
+    PlanCache,
+    _expected_loss_batch,
+    draw_c_hat,
+)
 from threshold_choice.fmeasure import loss_context
 from threshold_choice.methods import (
     GAMMA_AWARE,
@@ -29,12 +35,14 @@ from threshold_choice.methods import (
     TIE_BREAKING,
     Selection,
     TieBreaking,
+    _uncertainty_aware_many,
     make_selection,
     probability_problem,
 )
 from threshold_choice.uncertainty import (
     PAPER_GAMMAS,
     PAPER_GRID_SIZE,
+    certainty_limit,
     check_grid_size,
     format_gamma,
     parse_gamma,
@@ -158,29 +166,52 @@ def expected_losses(
         "tie_breaking": settings.tie_breaking,
         "distribution": distribution,
     }
-    fixed: dict[str, Selection] = {
+    # the gamma-independent selections, once: the plain methods and the bases of the aware ones
+    plain: dict[str, Selection] = {
         m: make_selection(m, test, train=train, **options)  # type: ignore[arg-type]
-        for m in methods
-        if m not in GAMMA_AWARE
+        for m in dict.fromkeys(m.removesuffix("-aware") for m in methods)
     }
+    aware = [m for m in methods if m in GAMMA_AWARE]
+    aware_bases = [plain[m.removesuffix("-aware")] for m in aware]
+    uniform_c_hat = None
+    if settings.estimator == "montecarlo":
+        uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
+    plans: PlanCache = {}
+
+    def evaluate_all(sels: Sequence[Selection], gamma: float, draws: Any) -> list[float]:
+        estimate = {"estimator": settings.estimator, "grid_size": settings.grid_size,
+                    "c_hat": draws, "distribution": distribution}
+        if loss_function == "accuracy":  # one pass over the moment table for all
+            return _expected_loss_batch(sels, gamma, plans=plans, **estimate)
+        return [evaluate(sel, gamma, **estimate) for sel in sels]
+
+    # A loss depends on the selection, the gamma it sees (0 for the *-uniform methods) and the
+    # draws: each is computed once, e.g. the *-uniform ones at the first gamma only. The
+    # entries hold the selections and draws, so that no id in a key is reused while they live.
+    done: dict[tuple[int, float, int], tuple[Selection, Any, float]] = {}
     rows = []
     for gamma in gammas:
         c_hat = None
         if settings.estimator == "montecarlo":
             c_hat = draw_c_hat(gamma, settings.grid_size, _draw_seed(settings.seed, gamma))
-            uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
+        selections = dict(plain)
+        if aware:
+            # from the certainty limit on, m(c_hat) = c_hat: the aware variants are their bases
+            certain = gamma >= certainty_limit(distribution)
+            sels = aware_bases if certain else _uncertainty_aware_many(aware_bases, gamma,
+                                                                      distribution)
+            selections.update(zip(aware, sels, strict=True))
+        keys: dict[str, tuple[int, float, int]] = {}
+        todo: dict[int, tuple[Any, dict[tuple[int, float, int], Selection]]] = {}
         for method in methods:
-            sel = fixed.get(method) or make_selection(
-                method, test, train=train, gamma=gamma, **options  # type: ignore[arg-type]
-            )
+            sel = selections[method]
             draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
-            loss = evaluate(
-                sel,
-                gamma,
-                estimator=settings.estimator,
-                grid_size=settings.grid_size,
-                c_hat=draws,
-                distribution=distribution,
-            )
-            rows.append((method, gamma, loss))
+            key = keys[method] = (id(sel), 0.0 if sel.ignores_c_hat else gamma, id(draws))
+            if key not in done:
+                todo.setdefault(id(draws), (draws, {}))[1][key] = sel
+        for draws, group in todo.values():
+            values = evaluate_all(list(group.values()), gamma, draws)
+            for (key, sel), value in zip(group.items(), values, strict=True):
+                done[key] = (sel, draws, value)
+        rows.extend((method, gamma, done[keys[method]][2]) for method in methods)
     return pd.DataFrame(rows, columns=["method", "gamma", "expected_loss"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -159,7 +160,7 @@ class Selection:
         if self.coef.shape != (self.breaks.size + 1, 4):
             raise ValueError("coef must have one row per segment (len(breaks) + 1) and 4 columns")
 
-    @property
+    @cached_property
     def interpolating(self) -> bool:
         return bool(np.any(self.coef[:, 2:] != 0))
 
@@ -389,19 +390,37 @@ def uncertainty_aware(
     ``m^-1`` of the original ones. At ``gamma = inf``, ``m(c_hat) = c_hat``; at ``gamma = 0``,
     ``m = E[c]`` (1/2 for the uniform) and the method uses a single fixed threshold.
     """
+    return _uncertainty_aware_many([sel], gamma, distribution)[0]
+
+
+def _uncertainty_aware_many(
+    sels: Sequence[Selection], gamma: float, distribution: CostDistribution | str = UNIFORM
+) -> list[Selection]:
+    """:func:`uncertainty_aware` of each selection, with one posterior-mean inversion for the
+    breaks of all the selections closed on the same side (it works point by point, so each
+    selection's breaks are those it gets alone)."""
     from threshold_choice.uncertainty import certainty_limit, moment_table
 
-    if sel.interpolating or sel.input_map is not None:
-        raise UserError(
-            f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
-        )
+    for sel in sels:
+        if sel.interpolating or sel.input_map is not None:
+            raise UserError(
+                f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
+            )
     distribution = parse_cost_distribution(distribution)
     if gamma >= certainty_limit(distribution):
         gamma = float("inf")  # as the exact estimator does: m(c_hat) = c_hat
     table = moment_table(gamma, None, distribution)
     imap = InputMap(f"posterior-mean(gamma={gamma:g})", table.posterior_mean)
-    breaks = table.posterior_mean_inverse(sel.input_breaks, closed=sel.closed)
-    return replace(sel, method=f"{sel.method}-aware", input_map=imap, breaks=breaks)
+    out = list(sels)
+    for closed in dict.fromkeys(sel.closed for sel in sels):
+        where = [i for i, sel in enumerate(sels) if sel.closed == closed]
+        parts = [sels[i].input_breaks for i in where]
+        breaks = table.posterior_mean_inverse(np.concatenate(parts), closed=closed)
+        ends = np.cumsum([part.size for part in parts])
+        for i, end, part in zip(where, ends, parts, strict=True):
+            out[i] = replace(sels[i], method=f"{sels[i].method}-aware", input_map=imap,
+                             breaks=breaks[end - part.size : end])
+    return out
 
 
 def make_selection(
