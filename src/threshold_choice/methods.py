@@ -110,15 +110,85 @@ class ArgminRule:
     eval_slope: FloatArray
 
     def loss(self, x: FloatArray, c: FloatArray, chunk: int = 200_000) -> FloatArray:
-        out = np.empty(x.size)
+        j = self.select(x, chunk)
+        return self.eval_left[j] + self.eval_slope[j] * c
+
+    def select(self, x: FloatArray, chunk: int = 200_000) -> NDArray[np.intp]:
+        """The line selected at each input ``x``: the first minimum of the heights as
+        computed in floating point, ``x * slope + left``, over all lines (in memory for about
+        ``chunk`` heights at a time). Lines that cannot be the minimum are skipped when that
+        saves work (:func:`_candidate_argmin`), with the same result."""
         slope = self.select_right - self.select_left
+        left = self.select_left
+        out = np.empty(x.size, dtype=np.intp)
+        # pieces whose block bounds (pieces / _BLOCK x lines) hold at most ``chunk`` numbers
+        piece = max(4 * _BLOCK, chunk // max(1, slope.size) * _BLOCK)
         step = max(1, chunk // max(1, slope.size))
-        for lo in range(0, x.size, step):
-            xs = x[lo : lo + step]
-            heights = xs[:, None] * slope[None, :] + self.select_left[None, :]
-            j = np.argmin(heights, axis=1)  # first minimum = lowest threshold
-            out[lo : lo + step] = self.eval_left[j] + self.eval_slope[j] * c[lo : lo + step]
+        for start in range(0, x.size, piece):
+            xp = x[start : start + piece]
+            fast = _candidate_argmin(xp, slope, left)
+            if fast is not None:
+                out[start : start + piece] = fast
+                continue
+            for lo in range(0, xp.size, step):
+                heights = xp[lo : lo + step, None] * slope[None, :] + left[None, :]
+                # first minimum = lowest threshold
+                out[start + lo : start + lo + step] = np.argmin(heights, axis=1)
         return out
+
+
+_BLOCK = 25  # inputs per block of the candidate search
+
+
+def _candidate_argmin(
+    x: FloatArray, slope: FloatArray, left: FloatArray
+) -> NDArray[np.intp] | None:
+    """``argmin(x[:, None] * slope + left, axis=1)`` bit for bit, computing the heights of
+    candidate lines only; ``None`` when that would not save work (few lines or inputs,
+    non-finite values, or candidates for more than a quarter of the heights).
+
+    The sorted inputs are cut into blocks of ``_BLOCK``. On a block ``[xa, xb]`` a line's
+    exact height lies between its heights at the ends, and each computed height is within
+    ``d = 2u (|x| |slope| + |left|)`` of the exact one (two roundings, ``u = 2**-53``). So a
+    line whose lower end minus ``2d`` exceeds ``min over lines of (upper end + 2d)`` is,
+    as computed, above some other line at every input of the block and cannot be the first
+    minimum: only the others are evaluated, in index order, with the same formula. (The
+    margin is taken twice as wide, for the rounding of the bounds themselves.)"""
+    n, m = x.size, slope.size
+    if m < 4 * _BLOCK or n < 4 * _BLOCK:
+        return None
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(slope)) and np.all(np.isfinite(left))):
+        return None
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    starts = np.arange(0, n, _BLOCK)
+    xa, xb = xs[starts], xs[np.minimum(starts + _BLOCK, n) - 1]
+    ha = xa[:, None] * slope[None, :] + left[None, :]
+    hb = xb[:, None] * slope[None, :] + left[None, :]
+    reach = np.maximum(np.abs(xa), np.abs(xb))[:, None] * np.abs(slope) + np.abs(left)
+    margin = 8.0 * np.finfo(np.float64).eps * reach  # 4 d, d <= eps * reach
+    with np.errstate(over="ignore"):  # a huge sentinel height may overflow: never a bound
+        upper = np.min(np.maximum(ha, hb) + margin, axis=1)
+        candidate = np.minimum(ha, hb) - margin <= upper[:, None]
+    counts = candidate.sum(axis=1)
+    point_block = np.arange(n) // _BLOCK
+    per_point = counts[point_block]
+    total = int(per_point.sum())
+    if total > n * m // 4:
+        return None
+    lines = np.flatnonzero(candidate.ravel()) % m  # by block, then line index
+    block_first = np.cumsum(counts) - counts
+    point_first = np.cumsum(per_point) - per_point
+    pair_point = np.repeat(np.arange(n), per_point)
+    rank = np.arange(total) - point_first[pair_point]
+    pair_line = lines[block_first[point_block[pair_point]] + rank]
+    heights = xs[pair_point] * slope[pair_line] + left[pair_line]
+    lowest = np.minimum.reduceat(heights, point_first)
+    hits = np.flatnonzero(heights == lowest[pair_point])
+    first = np.concatenate(([True], pair_point[hits[1:]] != pair_point[hits[:-1]]))
+    out = np.empty(n, dtype=np.intp)
+    out[order] = pair_line[hits[first]]
+    return out
 
 
 @dataclass(frozen=True)
