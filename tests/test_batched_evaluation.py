@@ -22,6 +22,7 @@ from threshold_choice.methods import (
     GAMMA_AWARE,
     METHODS,
     ArgminRule,
+    _candidate_argmin,
     _selection_heights,
     _uncertainty_aware_many,
     make_selection,
@@ -170,6 +171,8 @@ def test_point_selection_picks_the_first_lowest_line_as_the_full_matrix_does(see
     for tie_breaking in ("project", "authors"):
         left, right = _selection_heights(lines, tie_breaking)
         rule = ArgminRule(left, right, lines.left, lines.slope)
+        if left.size >= 64 and x.size >= 200:  # large enough for the candidate search
+            assert _candidate_argmin(x, right - left, left) is not None
         expected = _full_argmin(x, left, right)
         np.testing.assert_array_equal(rule.select(x), expected)
         np.testing.assert_array_equal(rule.select(x, chunk=500), expected)  # small pieces
@@ -184,4 +187,5 @@ def test_point_selection_with_nearly_tied_and_sentinel_lines():
     right[::7] = np.finfo(float).max
     x = np.arange(1, 1001) / 1000
     rule = ArgminRule(left, right, left, right - left)
+    assert _candidate_argmin(x, right - left, left) is not None
     np.testing.assert_array_equal(rule.select(x), _full_argmin(x, left, right))

@@ -137,15 +137,15 @@ class ArgminRule:
         return out
 
 
-_BLOCK = 25  # inputs per block of the candidate search
+_BLOCK = 100  # inputs per block of the candidate search
 
 
 def _candidate_argmin(
     x: FloatArray, slope: FloatArray, left: FloatArray
 ) -> NDArray[np.intp] | None:
     """``argmin(x[:, None] * slope + left, axis=1)`` bit for bit, computing the heights of
-    candidate lines only; ``None`` when that would not save work (few lines or inputs,
-    non-finite values, or candidates for more than a quarter of the heights).
+    candidate lines only; ``None`` when that would not save work (few lines or inputs) or
+    cannot be decided (non-finite values).
 
     The sorted inputs are cut into blocks of ``_BLOCK``. On a block ``[xa, xb]`` a line's
     exact height lies between its heights at the ends, and each computed height is within
@@ -155,7 +155,7 @@ def _candidate_argmin(
     minimum: only the others are evaluated, in index order, with the same formula. (The
     margin is taken twice as wide, for the rounding of the bounds themselves.)"""
     n, m = x.size, slope.size
-    if m < 4 * _BLOCK or n < 4 * _BLOCK:
+    if m < 64 or n < 2 * _BLOCK:
         return None
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(slope)) and np.all(np.isfinite(left))):
         return None
@@ -170,24 +170,11 @@ def _candidate_argmin(
     with np.errstate(over="ignore"):  # a huge sentinel height may overflow: never a bound
         upper = np.min(np.maximum(ha, hb) + margin, axis=1)
         candidate = np.minimum(ha, hb) - margin <= upper[:, None]
-    counts = candidate.sum(axis=1)
-    point_block = np.arange(n) // _BLOCK
-    per_point = counts[point_block]
-    total = int(per_point.sum())
-    if total > n * m // 4:
-        return None
-    lines = np.flatnonzero(candidate.ravel()) % m  # by block, then line index
-    block_first = np.cumsum(counts) - counts
-    point_first = np.cumsum(per_point) - per_point
-    pair_point = np.repeat(np.arange(n), per_point)
-    rank = np.arange(total) - point_first[pair_point]
-    pair_line = lines[block_first[point_block[pair_point]] + rank]
-    heights = xs[pair_point] * slope[pair_line] + left[pair_line]
-    lowest = np.minimum.reduceat(heights, point_first)
-    hits = np.flatnonzero(heights == lowest[pair_point])
-    first = np.concatenate(([True], pair_point[hits[1:]] != pair_point[hits[:-1]]))
     out = np.empty(n, dtype=np.intp)
-    out[order] = pair_line[hits[first]]
+    for block, start in enumerate(starts):  # a few blocks, each a dense array
+        lines = np.flatnonzero(candidate[block])
+        heights = xs[start : start + _BLOCK, None] * slope[lines] + left[lines]
+        out[order[start : start + _BLOCK]] = lines[np.argmin(heights, axis=1)]
     return out
 
 
