@@ -140,7 +140,11 @@ def expected_losses(
     """
     request = _LossRequest.make(methods, gammas, settings, loss_function)
     run = request.selections(test_y, test_s, train_y=train_y, train_s=train_s)
-    return request.losses([run])[0]
+    rows = [(m, gamma) for gamma in request.gammas for m in request.methods]
+    return pd.DataFrame(
+        [(m, gamma, loss) for (m, gamma), loss in zip(rows, request.losses([run])[0], strict=True)],
+        columns=["method", "gamma", "expected_loss"],
+    )
 
 
 #: the selections of one run (test and training scores) that do not depend on gamma: the
@@ -217,8 +221,9 @@ class _LossRequest:
             return _expected_loss_batch(sels, gamma, plans=plans, **estimate)
         return [self.evaluate(sel, gamma, **estimate) for sel in sels]
 
-    def losses(self, runs: Sequence[_Run]) -> list[pd.DataFrame]:
-        """The table of :func:`expected_losses` for each run."""
+    def losses(self, runs: Sequence[_Run]) -> list[list[float]]:
+        """The expected losses of each run, by gamma then method (the rows of
+        :func:`expected_losses`)."""
         settings, methods = self.settings, self.methods
         distribution = settings.distribution
         aware = [m for m in methods if m in GAMMA_AWARE]
@@ -231,7 +236,7 @@ class _LossRequest:
         # the draws: each is computed once, e.g. the *-uniform ones at the first gamma only.
         # The entries hold the selections and draws, so that no id in a key is reused.
         done: dict[_Key, tuple[Selection, Any, float]] = {}
-        rows: list[list[tuple[str, float, float]]] = [[] for _ in runs]
+        losses: list[list[float]] = [[] for _ in runs]
         for gamma in self.gammas:
             c_hat = None
             if settings.estimator == "montecarlo":
@@ -257,6 +262,6 @@ class _LossRequest:
                 values = self._evaluate_all(list(group.values()), gamma, draws, plans)
                 for (key, sel), value in zip(group.items(), values, strict=True):
                     done[key] = (sel, draws, value)
-            for run_rows, run_keys in zip(rows, keys, strict=True):
-                run_rows.extend((m, gamma, done[run_keys[m]][2]) for m in methods)
-        return [pd.DataFrame(r, columns=["method", "gamma", "expected_loss"]) for r in rows]
+            for run_losses, run_keys in zip(losses, keys, strict=True):
+                run_losses.extend(done[run_keys[m]][2] for m in methods)
+        return losses

@@ -316,14 +316,16 @@ def evaluate_scores(
         tables = request.losses(runs)
     except UserError as exc:
         raise UserError(f"{where}: {exc}") from None
+    n = len(request.gammas) * len(request.methods)
+    method_column = np.array([m for _ in request.gammas for m in request.methods], dtype=object)
+    gamma_column = np.repeat(np.array(request.gammas, dtype=np.float64), len(request.methods))
     columns: dict[str, list[Any]] = {name: [] for name in ("split", "method", "gamma", "loss",
                                                            *METRICS)}
     for split, losses, split_metrics in zip(splits, tables, metrics, strict=True):
-        n = len(losses)
         columns["split"].append(np.full(n, int(split)))
-        columns["method"].append(losses["method"].to_numpy())
-        columns["gamma"].append(losses["gamma"].to_numpy(np.float64))
-        columns["loss"].append(losses["expected_loss"].to_numpy(np.float64))
+        columns["method"].append(method_column)
+        columns["gamma"].append(gamma_column)
+        columns["loss"].append(np.array(losses, dtype=np.float64))
         for name in METRICS:
             columns[name].append(np.full(n, split_metrics[name]))
     frame = pd.DataFrame({name: np.concatenate(parts) for name, parts in columns.items()})
