@@ -88,6 +88,9 @@ def _effective_gamma(sel: Selection, gamma: float) -> float:
     return 0.0 if sel.ignores_c_hat else float(gamma)
 
 
+_ZERO, _ONE = np.zeros(1), np.ones(1)
+
+
 def _segment_edges(sel: Selection) -> FloatArray:
     return np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
 
@@ -199,26 +202,33 @@ def _integrate_many(
     """``sum over segments of coef . dG``: the expected loss of each selection from the moment
     table of ``(gamma, grid_size, distribution)`` (the exact estimator; the grid one up to
     ``GAMMA_WINDOWED``). The table is evaluated once, at the segment edges of all the
-    selections; as it works point by point, and each selection's sums run over arrays of the
-    same layout as when it is integrated alone, the results do not depend on the batch."""
+    selections; as it works point by point, and each selection's dot products run over the
+    same numbers with the same strides as when it is integrated alone, the results do not
+    depend on the batch (bit for bit)."""
     table = moment_table(gamma, grid_size, distribution)
-    edges = [_segment_edges(sel) for sel in sels]
+    # the segment edges [0, breaks clipped to [0, 1], 1] of each selection, end to end
+    parts = [part for sel in sels for part in (_ZERO, sel.breaks, _ONE)]
+    edges = np.clip(np.concatenate(parts), 0.0, 1.0)
+    ends = np.cumsum([sel.breaks.size + 2 for sel in sels])
     # rows G00, G10 for the lines; G01, G11 only for interpolation in c_hat itself
     rows = [4 if sel.interpolating and sel.input_map is None else 2 for sel in sels]
-    g_all = table(np.concatenate(edges), rows=max(rows))
-    ends = np.cumsum([e.size for e in edges])
+    g_all = table(edges, rows=max(rows))
+    # (differences across two selections are not used; a dot product does not depend on where
+    # its contiguous operands start)
+    dg_all = np.diff(g_all, axis=1)
     out = []
-    for sel, sel_edges, n_rows, end in zip(sels, edges, rows, ends, strict=True):
-        g = g_all[:n_rows, end - sel_edges.size : end]
-        dg = np.diff(g, axis=1)
+    for sel, n_rows, end in zip(sels, rows, ends, strict=True):
+        start = end - sel.breaks.size - 2
+        dg = dg_all[:n_rows, start : end - 1]
         a = sel.coef
         total = a[:, 0] @ dg[0] + a[:, 1] @ dg[1]
         if sel.interpolating:
             if sel.input_map is None:
                 total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
             else:
-                plan = _cached_plan(sel, sel_edges, table.cuts, plans)
-                moments = _apply_mapped_plan(plan, g, lambda x, w: table.at_logit(w, rows=2))
+                plan = _cached_plan(sel, edges[start:end], table.cuts, plans)
+                moments = _apply_mapped_plan(plan, g_all[:2, start:end],
+                                             lambda x, w: table.at_logit(w, rows=2))
                 total += a[:, 2] @ moments[0] + a[:, 3] @ moments[1]
         out.append(float(total))
     return out
