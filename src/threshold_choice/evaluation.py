@@ -19,7 +19,13 @@ from numpy.typing import ArrayLike
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import check_prior
 from threshold_choice.errors import UserError
-from threshold_choice.expected_loss import ESTIMATORS, Estimator, draw_c_hat
+from threshold_choice.expected_loss import (
+    ESTIMATORS,
+    Estimator,
+    PlanCache,
+    _expected_loss_batch,
+    draw_c_hat,
+)
 from threshold_choice.fmeasure import loss_context
 from threshold_choice.methods import (
     GAMMA_AWARE,
@@ -29,12 +35,14 @@ from threshold_choice.methods import (
     TIE_BREAKING,
     Selection,
     TieBreaking,
+    _uncertainty_aware_many,
     make_selection,
     probability_problem,
 )
 from threshold_choice.uncertainty import (
     PAPER_GAMMAS,
     PAPER_GRID_SIZE,
+    certainty_limit,
     check_grid_size,
     format_gamma,
     parse_gamma,
@@ -130,57 +138,130 @@ def expected_losses(
     ``loss_function``: ``"accuracy"`` (the paper's) or ``"f-measure"`` (the expected
     ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`; without a deployment prior).
     """
-    unknown = [m for m in methods if m not in METHODS]
-    if unknown:
-        raise UserError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
-    gammas = [parse_gamma(g) for g in gammas]
-    if loss_function != "accuracy" and settings.prior is not None:
-        raise UserError("a deployment prior applies to the accuracy loss only; drop the prior "
-                        "or the f-measure loss")
-    lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
-    test = lines_of(test_y, test_s, what="test scores").with_prior(settings.prior)
-    # (after lines_of, which refuses what is not a vector of finite numbers)
-    problem = probability_problem(np.asarray(test_s, dtype=np.float64), methods, "the test scores")
-    if problem is not None:
-        raise UserError(problem)
-    train = None
-    if train_y is not None and train_s is not None:
-        train = lines_of(train_y, train_s, what="training scores").with_prior(settings.prior)
-    elif any(m in NEEDS_TRAIN for m in methods):
-        needs = ", ".join(m for m in methods if m in NEEDS_TRAIN)
-        raise UserError(
-            f"{needs} select(s) thresholds on training scores: give the training scores"
-        )
+    request = _LossRequest.make(methods, gammas, settings, loss_function)
+    run = request.selections(test_y, test_s, train_y=train_y, train_s=train_s)
+    rows = [(m, gamma) for gamma in request.gammas for m in request.methods]
+    return pd.DataFrame(
+        [(m, gamma, loss) for (m, gamma), loss in zip(rows, request.losses([run])[0], strict=True)],
+        columns=["method", "gamma", "expected_loss"],
+    )
 
-    distribution = settings.distribution
-    options = {
-        "rate_threshold_offset": settings.rate_threshold_offset,
-        "tie_breaking": settings.tie_breaking,
-        "distribution": distribution,
-    }
-    fixed: dict[str, Selection] = {
-        m: make_selection(m, test, train=train, **options)  # type: ignore[arg-type]
-        for m in methods
-        if m not in GAMMA_AWARE
-    }
-    rows = []
-    for gamma in gammas:
-        c_hat = None
+
+#: the selections of one run (test and training scores) that do not depend on gamma: the
+#: plain methods and the bases of the aware ones
+_Run = dict[str, Selection]
+_Key = tuple[int, float, int]
+
+
+@dataclass(frozen=True)
+class _LossRequest:
+    """The work of :func:`expected_losses`, split so that the runs of a model (its splits)
+    share one evaluation per gamma: :meth:`selections` checks one run's scores and builds its
+    gamma-independent selections, :meth:`losses` evaluates any number of runs at once. Each
+    loss is computed exactly as for its run alone (bit for bit)."""
+
+    methods: tuple[str, ...]
+    gammas: tuple[float, ...]
+    settings: LossSettings
+    loss_function: str
+    lines_of: Any
+    evaluate: Any
+
+    @classmethod
+    def make(cls, methods: Sequence[str], gammas: Iterable[float], settings: LossSettings,
+             loss_function: str) -> _LossRequest:
+        unknown = [m for m in methods if m not in METHODS]
+        if unknown:
+            raise UserError(
+                f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}"
+            )
+        parsed = tuple(parse_gamma(g) for g in gammas)
+        if loss_function != "accuracy" and settings.prior is not None:
+            raise UserError("a deployment prior applies to the accuracy loss only; drop the "
+                            "prior or the f-measure loss")
+        lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
+        return cls(tuple(methods), parsed, settings, loss_function, lines_of, evaluate)
+
+    def selections(self, test_y: ArrayLike, test_s: ArrayLike, *,
+                   train_y: ArrayLike | None = None, train_s: ArrayLike | None = None) -> _Run:
+        """One run's selections, after checking its scores (see :func:`expected_losses`)."""
+        methods, settings = self.methods, self.settings
+        test = self.lines_of(test_y, test_s, what="test scores").with_prior(settings.prior)
+        # (after lines_of, which refuses what is not a vector of finite numbers)
+        problem = probability_problem(np.asarray(test_s, dtype=np.float64), methods,
+                                      "the test scores")
+        if problem is not None:
+            raise UserError(problem)
+        train = None
+        if train_y is not None and train_s is not None:
+            train = self.lines_of(train_y, train_s, what="training scores").with_prior(
+                settings.prior
+            )
+        elif any(m in NEEDS_TRAIN for m in methods):
+            needs = ", ".join(m for m in methods if m in NEEDS_TRAIN)
+            raise UserError(
+                f"{needs} select(s) thresholds on training scores: give the training scores"
+            )
+        options = {
+            "rate_threshold_offset": settings.rate_threshold_offset,
+            "tie_breaking": settings.tie_breaking,
+            "distribution": settings.distribution,
+        }
+        return {
+            m: make_selection(m, test, train=train, **options)  # type: ignore[arg-type]
+            for m in dict.fromkeys(m.removesuffix("-aware") for m in methods)
+        }
+
+    def _evaluate_all(self, sels: Sequence[Selection], gamma: float, draws: Any,
+                      plans: PlanCache) -> list[float]:
+        settings = self.settings
+        estimate = {"estimator": settings.estimator, "grid_size": settings.grid_size,
+                    "c_hat": draws, "distribution": settings.distribution}
+        if self.loss_function == "accuracy":  # one pass over the moment table for all
+            return _expected_loss_batch(sels, gamma, plans=plans, **estimate)
+        return [self.evaluate(sel, gamma, **estimate) for sel in sels]
+
+    def losses(self, runs: Sequence[_Run]) -> list[list[float]]:
+        """The expected losses of each run, by gamma then method (the rows of
+        :func:`expected_losses`)."""
+        settings, methods = self.settings, self.methods
+        distribution = settings.distribution
+        aware = [m for m in methods if m in GAMMA_AWARE]
+        aware_bases = [run[m.removesuffix("-aware")] for run in runs for m in aware]
+        uniform_c_hat = None
         if settings.estimator == "montecarlo":
-            c_hat = draw_c_hat(gamma, settings.grid_size, _draw_seed(settings.seed, gamma))
             uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
-        for method in methods:
-            sel = fixed.get(method) or make_selection(
-                method, test, train=train, gamma=gamma, **options  # type: ignore[arg-type]
-            )
-            draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
-            loss = evaluate(
-                sel,
-                gamma,
-                estimator=settings.estimator,
-                grid_size=settings.grid_size,
-                c_hat=draws,
-                distribution=distribution,
-            )
-            rows.append((method, gamma, loss))
-    return pd.DataFrame(rows, columns=["method", "gamma", "expected_loss"])
+        plans: PlanCache = {}
+        # A loss depends on the selection, the gamma it sees (0 for the *-uniform methods) and
+        # the draws: each is computed once, e.g. the *-uniform ones at the first gamma only.
+        # The entries hold the selections and draws, so that no id in a key is reused.
+        done: dict[_Key, tuple[Selection, Any, float]] = {}
+        losses: list[list[float]] = [[] for _ in runs]
+        for gamma in self.gammas:
+            c_hat = None
+            if settings.estimator == "montecarlo":
+                c_hat = draw_c_hat(gamma, settings.grid_size, _draw_seed(settings.seed, gamma))
+            aware_sels = aware_bases
+            # from the certainty limit on, m(c_hat) = c_hat: the aware variants are their bases
+            if aware and gamma < certainty_limit(distribution):
+                aware_sels = _uncertainty_aware_many(aware_bases, gamma, distribution)
+            keys: list[dict[str, _Key]] = []
+            todo: dict[int, tuple[Any, dict[_Key, Selection]]] = {}
+            for r, run in enumerate(runs):
+                selections = dict(run)
+                selections.update(zip(aware, aware_sels[r * len(aware) :], strict=False))
+                keys.append({})
+                for method in methods:
+                    sel = selections[method]
+                    draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
+                    key = keys[r][method] = (id(sel), 0.0 if sel.ignores_c_hat else gamma,
+                                             id(draws))
+                    if key not in done:
+                        todo.setdefault(id(draws), (draws, {}))[1][key] = sel
+            for draws, group in todo.values():
+                values = self._evaluate_all(list(group.values()), gamma, draws, plans)
+                for (key, sel), value in zip(group.items(), values, strict=True):
+                    done[key] = (sel, draws, value)
+            for run_losses, run_keys in zip(losses, keys, strict=True):
+                run_losses.extend(done[run_keys[m]][2] for m in methods)
+        return losses

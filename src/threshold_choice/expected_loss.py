@@ -27,7 +27,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -87,8 +88,70 @@ def _effective_gamma(sel: Selection, gamma: float) -> float:
     return 0.0 if sel.ignores_c_hat else float(gamma)
 
 
+_ZERO, _ONE = np.zeros(1), np.ones(1)
+
+
 def _segment_edges(sel: Selection) -> FloatArray:
     return np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
+
+
+@dataclass(frozen=True)
+class _MappedPlan:
+    """The quadrature of :func:`_mapped_moments` that depends on the selection only (not on
+    ``G``): built once, applied at every ``gamma``."""
+
+    phi: FloatArray  # phi at the segment edges (cut to |w| <= 30)
+    nodes: FloatArray  # (panels, nodes) in w
+    x: FloatArray  # expit(nodes)
+    weights: FloatArray  # (panels, nodes), dc_hat and phi' included
+    first: NDArray[np.intp] | None  # first panel of each piece when pieces have several
+    piece_segment: NDArray[np.intp] | None  # segment of each piece when cut at ``cuts``
+
+
+def _mapped_plan(
+    sel: Selection, edges: FloatArray, panel: float = _PANEL, cuts: FloatArray | None = None
+) -> _MappedPlan:
+    imap = sel.input_map
+    assert imap is not None and imap.derivative is not None
+    with np.errstate(divide="ignore"):
+        w_edges = np.clip(np.log(edges) - np.log1p(-edges), -_W_RANGE, _W_RANGE)
+    phi = imap.forward(expit(w_edges))
+    lo, width = w_edges[:-1], np.diff(w_edges)
+    piece_segment = None
+    if cuts is not None and cuts.size:
+        inner = cuts[(cuts > w_edges[0]) & (cuts < w_edges[-1])]
+        pieces = np.unique(np.concatenate([w_edges, inner]))
+        piece_segment = np.searchsorted(w_edges, (pieces[:-1] + pieces[1:]) / 2, side="right") - 1
+        lo, width = pieces[:-1], np.diff(pieces)
+    counts = np.maximum(1, np.ceil(width / panel)).astype(np.intp)
+    first = None
+    if counts.size < counts.sum():  # wide segments: several panels each
+        first = np.cumsum(counts) - counts
+        seg = np.repeat(np.arange(counts.size), counts)
+        width = width[seg] / counts[seg]
+        lo = lo[seg] + (np.arange(seg.size) - first[seg]) * width
+    half = width / 2.0
+    nodes = (lo + half)[:, None] + half[:, None] * _GL_T[None, :]
+    x = expit(nodes)
+    # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
+    weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
+    return _MappedPlan(phi, nodes, x, weights, first, piece_segment)
+
+
+def _apply_mapped_plan(
+    plan: _MappedPlan,
+    g_edges: FloatArray,
+    cdf_at: Callable[[FloatArray, FloatArray], FloatArray],
+) -> FloatArray:
+    phi, nodes = plan.phi, plan.nodes
+    out = phi[1:] * g_edges[:, 1:] - phi[:-1] * g_edges[:, :-1]
+    g_nodes = cdf_at(plan.x.ravel(), nodes.ravel()).reshape(-1, *nodes.shape)
+    sums = np.einsum("ksn,sn->ks", g_nodes, plan.weights)
+    if plan.first is not None:
+        sums = np.add.reduceat(sums, plan.first, axis=1)
+    if plan.piece_segment is not None:
+        sums = np.stack([np.bincount(plan.piece_segment, row, out.shape[1]) for row in sums])
+    return out - sums
 
 
 def _mapped_moments(
@@ -106,60 +169,69 @@ def _mapped_moments(
     ``|w| <= 30`` (``phi`` at the cut edges): the mass of ``dG`` beyond, < 1e-12, is left out.
     ``cuts``: points of ``w`` where ``G`` changes fast (a moment table's refined cells):
     segments are split there, so that no panel straddles them."""
-    imap = sel.input_map
-    assert imap is not None and imap.derivative is not None
-    with np.errstate(divide="ignore"):
-        w_edges = np.clip(np.log(edges) - np.log1p(-edges), -_W_RANGE, _W_RANGE)
-    phi = imap.forward(expit(w_edges))
-    out = phi[1:] * g_edges[:, 1:] - phi[:-1] * g_edges[:, :-1]
-    lo, width = w_edges[:-1], np.diff(w_edges)
-    piece_segment = None
-    if cuts is not None and cuts.size:
-        inner = cuts[(cuts > w_edges[0]) & (cuts < w_edges[-1])]
-        pieces = np.unique(np.concatenate([w_edges, inner]))
-        piece_segment = np.searchsorted(w_edges, (pieces[:-1] + pieces[1:]) / 2, side="right") - 1
-        lo, width = pieces[:-1], np.diff(pieces)
-    counts = np.maximum(1, np.ceil(width / panel)).astype(np.intp)
-    split = counts.size < counts.sum()
-    if split:  # wide segments: several panels each
-        first = np.cumsum(counts) - counts
-        seg = np.repeat(np.arange(counts.size), counts)
-        width = width[seg] / counts[seg]
-        lo = lo[seg] + (np.arange(seg.size) - first[seg]) * width
-    half = width / 2.0
-    nodes = (lo + half)[:, None] + half[:, None] * _GL_T[None, :]
-    x = expit(nodes)
-    # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
-    weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
-    g_nodes = cdf_at(x.ravel(), nodes.ravel()).reshape(-1, *nodes.shape)
-    sums = np.einsum("ksn,sn->ks", g_nodes, weights)
-    if split:
-        sums = np.add.reduceat(sums, first, axis=1)
-    if piece_segment is not None:
-        sums = np.stack([np.bincount(piece_segment, row, out.shape[1]) for row in sums])
-    return out - sums
+    return _apply_mapped_plan(_mapped_plan(sel, edges, panel, cuts), g_edges, cdf_at)
 
 
-def _integrate(
-    sel: Selection, gamma: float, grid_size: int | None, distribution: CostDistribution
-) -> float:
+#: the gamma-independent quadratures of the skew variants, per selection and table cuts
+#: (kept by a caller that integrates the same selections at several gammas)
+PlanCache = dict[int, tuple[Selection, bytes, _MappedPlan]]
+
+
+def _cached_plan(
+    sel: Selection, edges: FloatArray, cuts: FloatArray, plans: PlanCache | None
+) -> _MappedPlan:
+    if plans is None:
+        return _mapped_plan(sel, edges, cuts=cuts)
+    key = cuts.tobytes()
+    hit = plans.get(id(sel))
+    # the entry holds the selection, so its id cannot be reused while the entry lives
+    if hit is not None and hit[0] is sel and hit[1] == key:
+        return hit[2]
+    plan = _mapped_plan(sel, edges, cuts=cuts)
+    plans[id(sel)] = (sel, key, plan)
+    return plan
+
+
+def _integrate_many(
+    sels: Sequence[Selection],
+    gamma: float,
+    grid_size: int | None,
+    distribution: CostDistribution,
+    plans: PlanCache | None = None,
+) -> list[float]:
+    """``sum over segments of coef . dG``: the expected loss of each selection from the moment
+    table of ``(gamma, grid_size, distribution)`` (the exact estimator; the grid one up to
+    ``GAMMA_WINDOWED``). The table is evaluated once, at the segment edges of all the
+    selections; as it works point by point, and each selection's dot products run over the
+    same numbers with the same strides as when it is integrated alone, the results do not
+    depend on the batch (bit for bit)."""
     table = moment_table(gamma, grid_size, distribution)
-    edges = _segment_edges(sel)
-    a = sel.coef
-    interpolating = sel.interpolating
+    # the segment edges [0, breaks clipped to [0, 1], 1] of each selection, end to end
+    parts = [part for sel in sels for part in (_ZERO, sel.breaks, _ONE)]
+    edges = np.clip(np.concatenate(parts), 0.0, 1.0)
+    ends = np.cumsum([sel.breaks.size + 2 for sel in sels])
     # rows G00, G10 for the lines; G01, G11 only for interpolation in c_hat itself
-    g = table(edges, rows=4 if interpolating and sel.input_map is None else 2)
-    dg = np.diff(g, axis=1)
-    total = a[:, 0] @ dg[0] + a[:, 1] @ dg[1]
-    if interpolating:
-        if sel.input_map is None:
-            total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
-        else:
-            moments = _mapped_moments(
-                sel, edges, g, lambda x, w: table.at_logit(w, rows=2), cuts=table.cuts
-            )
-            total += a[:, 2] @ moments[0] + a[:, 3] @ moments[1]
-    return float(total)
+    rows = [4 if sel.interpolating and sel.input_map is None else 2 for sel in sels]
+    g_all = table(edges, rows=max(rows))
+    # (differences across two selections are not used; a dot product does not depend on where
+    # its contiguous operands start)
+    dg_all = np.diff(g_all, axis=1)
+    out = []
+    for sel, n_rows, end in zip(sels, rows, ends, strict=True):
+        start = end - sel.breaks.size - 2
+        dg = dg_all[:n_rows, start : end - 1]
+        a = sel.coef
+        total = a[:, 0] @ dg[0] + a[:, 1] @ dg[1]
+        if sel.interpolating:
+            if sel.input_map is None:
+                total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
+            else:
+                plan = _cached_plan(sel, edges[start:end], table.cuts, plans)
+                moments = _apply_mapped_plan(plan, g_all[:2, start:end],
+                                             lambda x, w: table.at_logit(w, rows=2))
+                total += a[:, 2] @ moments[0] + a[:, 3] @ moments[1]
+        out.append(float(total))
+    return out
 
 
 def windowed_expected_cost(
@@ -266,31 +338,65 @@ def expected_loss(
     For ``montecarlo``, ``seed`` seeds the draws (one per grid point); alternatively pass the
     draws themselves as ``c_hat`` so that several methods share them, as in the authors' code.
     """
-    gamma_eff = _effective_gamma(sel, gamma)
-    Uncertainty(gamma_eff)  # validates gamma
+    return _expected_loss_batch(
+        [sel], gamma, estimator=estimator, grid_size=grid_size, seed=seed, c_hat=c_hat,
+        distribution=distribution,
+    )[0]
+
+
+def _expected_loss_batch(
+    sels: Sequence[Selection],
+    gamma: float,
+    *,
+    estimator: Estimator = "exact",
+    grid_size: int = PAPER_GRID_SIZE,
+    seed: int | None = None,
+    c_hat: ArrayLike | None = None,
+    distribution: CostDistribution | str = UNIFORM,
+    plans: PlanCache | None = None,
+) -> list[float]:
+    """``[expected_loss(sel, gamma, ...) for sel in sels]`` bit for bit, with the arguments
+    checked once and the moment table evaluated once for all the selections it integrates at
+    the same ``gamma`` (:func:`_integrate_many`). ``plans``: see :data:`PlanCache`."""
+    gammas = [_effective_gamma(sel, gamma) for sel in sels]
+    for gamma_eff in dict.fromkeys(gammas):
+        Uncertainty(gamma_eff)  # validates gamma
     distribution = parse_cost_distribution(distribution)
+    out = [math.nan] * len(sels)
+    integrate: dict[tuple[float, int | None], list[int]] = {}
     if estimator == "exact":
-        if gamma_eff >= certainty_limit(distribution):
-            gamma_eff = math.inf  # within 1e-12 (uncertainty.certainty_limit)
-        return _integrate(sel, gamma_eff, None, distribution)
-    if estimator not in ESTIMATORS:
+        limit = certainty_limit(distribution)
+        for i, gamma_eff in enumerate(gammas):
+            # from the limit on, the gamma = inf value (within 1e-12, uncertainty.certainty_limit)
+            key = (math.inf if gamma_eff >= limit else gamma_eff, None)
+            integrate.setdefault(key, []).append(i)
+    elif estimator not in ESTIMATORS:
         raise UserError(f"unknown estimator {estimator!r}; choose from {', '.join(ESTIMATORS)}")
-    measure = CMeasure(grid_size, distribution)
-    if estimator == "grid":
-        if math.isinf(gamma_eff):
-            c = paper_grid(grid_size)
-            return _grid_mean(sel.loss(c, c), measure)
-        if gamma_eff > GAMMA_WINDOWED:
-            k = windowed_expected_cost(sel, gamma_eff, paper_grid(grid_size))
-            return _grid_mean(k, measure)
-        return _integrate(sel, gamma_eff, grid_size, distribution)
-    c = paper_grid(grid_size)
-    if c_hat is None:
-        c_hat = draw_c_hat(gamma_eff, grid_size, seed)
-    c_hat_arr = np.asarray(c_hat, dtype=np.float64)
-    if c_hat_arr.shape != c.shape:
-        raise UserError(f"need one c_hat per grid point ({c.size}), got {c_hat_arr.shape}")
-    return _grid_mean(sel.loss(c_hat_arr, c), measure)
+    else:
+        measure = CMeasure(grid_size, distribution)
+        c = paper_grid(grid_size)
+        for i, (sel, gamma_eff) in enumerate(zip(sels, gammas, strict=True)):
+            if estimator == "montecarlo":
+                draws = draw_c_hat(gamma_eff, grid_size, seed) if c_hat is None else c_hat
+                c_hat_arr = np.asarray(draws, dtype=np.float64)
+                if c_hat_arr.shape != c.shape:
+                    raise UserError(
+                        f"need one c_hat per grid point ({c.size}), got {c_hat_arr.shape}"
+                    )
+                out[i] = _grid_mean(sel.loss(c_hat_arr, c), measure)
+            elif math.isinf(gamma_eff):
+                out[i] = _grid_mean(sel.loss(c, c), measure)
+            elif gamma_eff > GAMMA_WINDOWED:
+                out[i] = _grid_mean(windowed_expected_cost(sel, gamma_eff, c), measure)
+            else:
+                integrate.setdefault((gamma_eff, grid_size), []).append(i)
+    for (gamma_eff, table_grid), where in integrate.items():
+        values = _integrate_many(
+            [sels[i] for i in where], gamma_eff, table_grid, distribution, plans
+        )
+        for i, value in zip(where, values, strict=True):
+            out[i] = value
+    return out
 
 
 def draw_c_hat(

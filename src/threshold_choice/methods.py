@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -109,15 +110,72 @@ class ArgminRule:
     eval_slope: FloatArray
 
     def loss(self, x: FloatArray, c: FloatArray, chunk: int = 200_000) -> FloatArray:
-        out = np.empty(x.size)
+        j = self.select(x, chunk)
+        return self.eval_left[j] + self.eval_slope[j] * c
+
+    def select(self, x: FloatArray, chunk: int = 200_000) -> NDArray[np.intp]:
+        """The line selected at each input ``x``: the first minimum of the heights as
+        computed in floating point, ``x * slope + left``, over all lines (in memory for about
+        ``chunk`` heights at a time). Lines that cannot be the minimum are skipped when that
+        saves work (:func:`_candidate_argmin`), with the same result."""
         slope = self.select_right - self.select_left
+        left = self.select_left
+        out = np.empty(x.size, dtype=np.intp)
+        # pieces whose block bounds (pieces / _BLOCK x lines) hold at most ``chunk`` numbers
+        piece = max(4 * _BLOCK, chunk // max(1, slope.size) * _BLOCK)
         step = max(1, chunk // max(1, slope.size))
-        for lo in range(0, x.size, step):
-            xs = x[lo : lo + step]
-            heights = xs[:, None] * slope[None, :] + self.select_left[None, :]
-            j = np.argmin(heights, axis=1)  # first minimum = lowest threshold
-            out[lo : lo + step] = self.eval_left[j] + self.eval_slope[j] * c[lo : lo + step]
+        for start in range(0, x.size, piece):
+            xp = x[start : start + piece]
+            fast = _candidate_argmin(xp, slope, left)
+            if fast is not None:
+                out[start : start + piece] = fast
+                continue
+            for lo in range(0, xp.size, step):
+                heights = xp[lo : lo + step, None] * slope[None, :] + left[None, :]
+                # first minimum = lowest threshold
+                out[start + lo : start + lo + step] = np.argmin(heights, axis=1)
         return out
+
+
+_BLOCK = 100  # inputs per block of the candidate search
+
+
+def _candidate_argmin(
+    x: FloatArray, slope: FloatArray, left: FloatArray
+) -> NDArray[np.intp] | None:
+    """``argmin(x[:, None] * slope + left, axis=1)`` bit for bit, computing the heights of
+    candidate lines only; ``None`` when that would not save work (few lines or inputs) or
+    cannot be decided (non-finite values).
+
+    The sorted inputs are cut into blocks of ``_BLOCK``. On a block ``[xa, xb]`` a line's
+    exact height lies between its heights at the ends, and each computed height is within
+    ``d = 2u (|x| |slope| + |left|)`` of the exact one (two roundings, ``u = 2**-53``). So a
+    line whose lower end minus ``2d`` exceeds ``min over lines of (upper end + 2d)`` is,
+    as computed, above some other line at every input of the block and cannot be the first
+    minimum: only the others are evaluated, in index order, with the same formula. (The
+    margin is taken twice as wide, for the rounding of the bounds themselves.)"""
+    n, m = x.size, slope.size
+    if m < 64 or n < 2 * _BLOCK:
+        return None
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(slope)) and np.all(np.isfinite(left))):
+        return None
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    starts = np.arange(0, n, _BLOCK)
+    xa, xb = xs[starts], xs[np.minimum(starts + _BLOCK, n) - 1]
+    ha = xa[:, None] * slope[None, :] + left[None, :]
+    hb = xb[:, None] * slope[None, :] + left[None, :]
+    reach = np.maximum(np.abs(xa), np.abs(xb))[:, None] * np.abs(slope) + np.abs(left)
+    margin = 8.0 * np.finfo(np.float64).eps * reach  # 4 d, d <= eps * reach
+    with np.errstate(over="ignore"):  # a huge sentinel height may overflow: never a bound
+        upper = np.min(np.maximum(ha, hb) + margin, axis=1)
+        candidate = np.minimum(ha, hb) - margin <= upper[:, None]
+    out = np.empty(n, dtype=np.intp)
+    for block, start in enumerate(starts):  # a few blocks, each a dense array
+        lines = np.flatnonzero(candidate[block])
+        heights = xs[start : start + _BLOCK, None] * slope[lines] + left[lines]
+        out[order[start : start + _BLOCK]] = lines[np.argmin(heights, axis=1)]
+    return out
 
 
 @dataclass(frozen=True)
@@ -159,7 +217,7 @@ class Selection:
         if self.coef.shape != (self.breaks.size + 1, 4):
             raise ValueError("coef must have one row per segment (len(breaks) + 1) and 4 columns")
 
-    @property
+    @cached_property
     def interpolating(self) -> bool:
         return bool(np.any(self.coef[:, 2:] != 0))
 
@@ -389,19 +447,37 @@ def uncertainty_aware(
     ``m^-1`` of the original ones. At ``gamma = inf``, ``m(c_hat) = c_hat``; at ``gamma = 0``,
     ``m = E[c]`` (1/2 for the uniform) and the method uses a single fixed threshold.
     """
+    return _uncertainty_aware_many([sel], gamma, distribution)[0]
+
+
+def _uncertainty_aware_many(
+    sels: Sequence[Selection], gamma: float, distribution: CostDistribution | str = UNIFORM
+) -> list[Selection]:
+    """:func:`uncertainty_aware` of each selection, with one posterior-mean inversion for the
+    breaks of all the selections closed on the same side (it works point by point, so each
+    selection's breaks are those it gets alone)."""
     from threshold_choice.uncertainty import certainty_limit, moment_table
 
-    if sel.interpolating or sel.input_map is not None:
-        raise UserError(
-            f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
-        )
+    for sel in sels:
+        if sel.interpolating or sel.input_map is not None:
+            raise UserError(
+                f"the uncertainty-aware variant is defined for plain step methods, not {sel.method}"
+            )
     distribution = parse_cost_distribution(distribution)
     if gamma >= certainty_limit(distribution):
         gamma = float("inf")  # as the exact estimator does: m(c_hat) = c_hat
     table = moment_table(gamma, None, distribution)
     imap = InputMap(f"posterior-mean(gamma={gamma:g})", table.posterior_mean)
-    breaks = table.posterior_mean_inverse(sel.input_breaks, closed=sel.closed)
-    return replace(sel, method=f"{sel.method}-aware", input_map=imap, breaks=breaks)
+    out = list(sels)
+    for closed in dict.fromkeys(sel.closed for sel in sels):
+        where = [i for i, sel in enumerate(sels) if sel.closed == closed]
+        parts = [sels[i].input_breaks for i in where]
+        breaks = table.posterior_mean_inverse(np.concatenate(parts), closed=closed)
+        ends = np.cumsum([part.size for part in parts])
+        for i, end, part in zip(where, ends, parts, strict=True):
+            out[i] = replace(sels[i], method=f"{sels[i].method}-aware", input_map=imap,
+                             breaks=breaks[end - part.size : end])
+    return out
 
 
 def make_selection(

@@ -288,42 +288,46 @@ def evaluate_scores(
 ) -> pd.DataFrame:
     """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores
     (``settings``: a :class:`threshold_choice.evaluation.LossSettings`)."""
-    from threshold_choice.evaluation import expected_losses
+    from threshold_choice.evaluation import _LossRequest
     from threshold_choice.metrics import compute_metrics
-    from threshold_choice.uncertainty import parse_gamma
 
-    gammas = [parse_gamma(g) for g in gammas]
     split_ids = scores["split"].to_numpy()
     is_test = (scores["part"] == "test").to_numpy()
     labels = scores["label"].to_numpy()
     values = scores["score"].to_numpy()
-    columns: dict[str, list[Any]] = {name: [] for name in ("split", "method", "gamma", "loss",
-                                                           *METRICS)}
-    for split in np.unique(split_ids):
+    where = f"dataset {dataset}, model {model}"
+    try:
+        request = _LossRequest.make(methods, gammas, settings, loss_function)
+    except UserError as exc:
+        raise UserError(f"{where}: {exc}") from None
+    splits = np.unique(split_ids)
+    runs, metrics = [], []
+    for split in splits:
         rows = split_ids == split
         test, train = rows & is_test, rows & ~is_test
-        where = f"dataset {dataset}, model {model}, split {split}"
         try:
-            losses = expected_losses(
-                labels[test],
-                values[test],
-                train_y=labels[train],
-                train_s=values[train],
-                methods=methods,
-                gammas=gammas,
-                settings=settings,
-                loss_function=loss_function,
-            )
-            metrics = compute_metrics(labels[test], values[test])
+            runs.append(request.selections(labels[test], values[test], train_y=labels[train],
+                                           train_s=values[train]))
+            metrics.append(compute_metrics(labels[test], values[test]))
         except UserError as exc:
-            raise UserError(f"{where}: {exc}") from None
-        n = len(losses)
+            raise UserError(f"{where}, split {split}: {exc}") from None
+    # all splits at once: each gamma's moment table is read once for the model
+    try:
+        tables = request.losses(runs)
+    except UserError as exc:
+        raise UserError(f"{where}: {exc}") from None
+    n = len(request.gammas) * len(request.methods)
+    method_column = np.array([m for _ in request.gammas for m in request.methods], dtype=object)
+    gamma_column = np.repeat(np.array(request.gammas, dtype=np.float64), len(request.methods))
+    columns: dict[str, list[Any]] = {name: [] for name in ("split", "method", "gamma", "loss",
+                                                           *METRICS)}
+    for split, losses, split_metrics in zip(splits, tables, metrics, strict=True):
         columns["split"].append(np.full(n, int(split)))
-        columns["method"].append(losses["method"].to_numpy())
-        columns["gamma"].append(losses["gamma"].to_numpy(np.float64))
-        columns["loss"].append(losses["expected_loss"].to_numpy(np.float64))
+        columns["method"].append(method_column)
+        columns["gamma"].append(gamma_column)
+        columns["loss"].append(np.array(losses, dtype=np.float64))
         for name in METRICS:
-            columns[name].append(np.full(n, metrics[name]))
+            columns[name].append(np.full(n, split_metrics[name]))
     frame = pd.DataFrame({name: np.concatenate(parts) for name, parts in columns.items()})
     frame.insert(0, "model", model)
     frame.insert(0, "dataset", dataset)
