@@ -16,17 +16,17 @@ import pytest
 
 from tests.conftest import random_scores
 from threshold_choice.costlines import CostLines
-from threshold_choice.evaluation import LossSettings, _LossRequest, expected_losses
-from threshold_choice.expected_loss import _expected_loss_batch, draw_c_hat, expected_loss
+from threshold_choice.evaluation import LossBatch, LossSettings, expected_losses
+from threshold_choice.expected_loss import draw_c_hat, expected_loss, expected_loss_batch
 from threshold_choice.methods import (
     GAMMA_AWARE,
     METHODS,
     ArgminRule,
     _candidate_argmin,
     _selection_heights,
-    _uncertainty_aware_many,
     make_selection,
     uncertainty_aware,
+    uncertainty_aware_many,
 )
 from threshold_choice.uncertainty import format_gamma, moment_table
 
@@ -84,7 +84,7 @@ def test_expected_losses_equal_the_unbatched_losses_bit_for_bit(settings):
 
 def test_several_runs_at_once_equal_each_run_alone():
     settings = LossSettings(estimator="grid", rate_threshold_offset=1e-7, tie_breaking="authors")
-    request = _LossRequest.make(METHODS, GAMMAS[:3], settings, "accuracy")
+    request = LossBatch.make(METHODS, GAMMAS[:3], settings, "accuracy")
     runs = [_run(seed, n, decimals) for seed, n, decimals in [(1, 80, 1), (2, 300, None),
                                                               (3, 150, 2)]]
     together = request.losses([request.selections(y, s, train_y=ty, train_s=ts)
@@ -118,7 +118,7 @@ def test_batched_integrals_are_the_segment_sums_of_the_moment_table(grid_size):
             total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
         expected.append(float(total))
     estimator = "exact" if grid_size is None else "grid"
-    assert _expected_loss_batch(sels, gamma, estimator=estimator) == expected
+    assert expected_loss_batch(sels, gamma, estimator=estimator) == expected
 
 
 def test_batch_of_selections_equals_each_selection_alone():
@@ -126,7 +126,7 @@ def test_batch_of_selections_equals_each_selection_alone():
     test, train = CostLines.from_scores(y, s), CostLines.from_scores(ty, ts)
     sels = [make_selection(m, test, train=train, gamma=2.0) for m in METHODS]
     for estimator in ("exact", "grid"):
-        batch = _expected_loss_batch(sels, 2.0, estimator=estimator)
+        batch = expected_loss_batch(sels, 2.0, estimator=estimator)
         assert batch == [expected_loss(sel, 2.0, estimator=estimator) for sel in sels]
 
 
@@ -143,7 +143,7 @@ def test_aware_variants_built_together_equal_each_built_alone(seed):
              for m in METHODS if m in GAMMA_AWARE]
     for gamma in (0.0, 3.0, float("inf")):
         table = moment_table(gamma)
-        for together, base in zip(_uncertainty_aware_many(bases, gamma), bases, strict=True):
+        for together, base in zip(uncertainty_aware_many(bases, gamma), bases, strict=True):
             alone = uncertainty_aware(base, gamma)
             assert together.method == alone.method == f"{base.method}-aware"
             # the breaks are the posterior-mean inverse of the base's, on the base's side

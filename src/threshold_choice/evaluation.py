@@ -23,8 +23,8 @@ from threshold_choice.expected_loss import (
     ESTIMATORS,
     Estimator,
     PlanCache,
-    _expected_loss_batch,
     draw_c_hat,
+    expected_loss_batch,
 )
 from threshold_choice.fmeasure import loss_context
 from threshold_choice.methods import (
@@ -35,9 +35,9 @@ from threshold_choice.methods import (
     TIE_BREAKING,
     Selection,
     TieBreaking,
-    _uncertainty_aware_many,
     make_selection,
     probability_problem,
+    uncertainty_aware_many,
 )
 from threshold_choice.uncertainty import (
     PAPER_GAMMAS,
@@ -138,7 +138,7 @@ def expected_losses(
     ``loss_function``: ``"accuracy"`` (the paper's) or ``"f-measure"`` (the expected
     ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`; without a deployment prior).
     """
-    request = _LossRequest.make(methods, gammas, settings, loss_function)
+    request = LossBatch.make(methods, gammas, settings, loss_function)
     run = request.selections(test_y, test_s, train_y=train_y, train_s=train_s)
     rows = [(m, gamma) for gamma in request.gammas for m in request.methods]
     return pd.DataFrame(
@@ -154,11 +154,18 @@ _Key = tuple[int, float, int]
 
 
 @dataclass(frozen=True)
-class _LossRequest:
-    """The work of :func:`expected_losses`, split so that the runs of a model (its splits)
-    share one evaluation per gamma: :meth:`selections` checks one run's scores and builds its
-    gamma-independent selections, :meth:`losses` evaluates any number of runs at once. Each
-    loss is computed exactly as for its run alone (bit for bit)."""
+class LossBatch:
+    """:func:`expected_losses` for many runs at once (e.g. the splits of one model), sharing
+    one evaluation per gamma. Build with :meth:`make` (methods, gammas, settings and loss, as
+    :func:`expected_losses` takes them and checks them); :meth:`selections` checks one run's
+    scores and builds its gamma-independent selections; :meth:`losses` evaluates any number
+    of runs, each loss exactly (bit for bit) as :func:`expected_losses` gives it for that run
+    alone::
+
+        batch = LossBatch.make(methods, gammas, LossSettings(), "accuracy")
+        runs = [batch.selections(y, s, train_y=ty, train_s=ts) for y, s, ty, ts in splits]
+        losses = batch.losses(runs)  # per run: by gamma, then method
+    """
 
     methods: tuple[str, ...]
     gammas: tuple[float, ...]
@@ -169,7 +176,7 @@ class _LossRequest:
 
     @classmethod
     def make(cls, methods: Sequence[str], gammas: Iterable[float], settings: LossSettings,
-             loss_function: str) -> _LossRequest:
+             loss_function: str) -> LossBatch:
         unknown = [m for m in methods if m not in METHODS]
         if unknown:
             raise UserError(
@@ -218,7 +225,7 @@ class _LossRequest:
         estimate = {"estimator": settings.estimator, "grid_size": settings.grid_size,
                     "c_hat": draws, "distribution": settings.distribution}
         if self.loss_function == "accuracy":  # one pass over the moment table for all
-            return _expected_loss_batch(sels, gamma, plans=plans, **estimate)
+            return expected_loss_batch(sels, gamma, plans=plans, **estimate)
         return [self.evaluate(sel, gamma, **estimate) for sel in sels]
 
     def losses(self, runs: Sequence[_Run]) -> list[list[float]]:
@@ -244,7 +251,7 @@ class _LossRequest:
             aware_sels = aware_bases
             # from the certainty limit on, m(c_hat) = c_hat: the aware variants are their bases
             if aware and gamma < certainty_limit(distribution):
-                aware_sels = _uncertainty_aware_many(aware_bases, gamma, distribution)
+                aware_sels = uncertainty_aware_many(aware_bases, gamma, distribution)
             keys: list[dict[str, _Key]] = []
             todo: dict[int, tuple[Any, dict[_Key, Selection]]] = {}
             for r, run in enumerate(runs):

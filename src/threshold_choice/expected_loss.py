@@ -338,13 +338,13 @@ def expected_loss(
     For ``montecarlo``, ``seed`` seeds the draws (one per grid point); alternatively pass the
     draws themselves as ``c_hat`` so that several methods share them, as in the authors' code.
     """
-    return _expected_loss_batch(
+    return expected_loss_batch(
         [sel], gamma, estimator=estimator, grid_size=grid_size, seed=seed, c_hat=c_hat,
         distribution=distribution,
     )[0]
 
 
-def _expected_loss_batch(
+def expected_loss_batch(
     sels: Sequence[Selection],
     gamma: float,
     *,

@@ -447,10 +447,10 @@ def uncertainty_aware(
     ``m^-1`` of the original ones. At ``gamma = inf``, ``m(c_hat) = c_hat``; at ``gamma = 0``,
     ``m = E[c]`` (1/2 for the uniform) and the method uses a single fixed threshold.
     """
-    return _uncertainty_aware_many([sel], gamma, distribution)[0]
+    return uncertainty_aware_many([sel], gamma, distribution)[0]
 
 
-def _uncertainty_aware_many(
+def uncertainty_aware_many(
     sels: Sequence[Selection], gamma: float, distribution: CostDistribution | str = UNIFORM
 ) -> list[Selection]:
     """:func:`uncertainty_aware` of each selection, with one posterior-mean inversion for the

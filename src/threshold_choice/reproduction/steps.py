@@ -288,7 +288,7 @@ def evaluate_scores(
 ) -> pd.DataFrame:
     """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores
     (``settings``: a :class:`threshold_choice.evaluation.LossSettings`)."""
-    from threshold_choice.evaluation import _LossRequest
+    from threshold_choice.evaluation import LossBatch
     from threshold_choice.metrics import compute_metrics
 
     split_ids = scores["split"].to_numpy()
@@ -297,7 +297,7 @@ def evaluate_scores(
     values = scores["score"].to_numpy()
     where = f"dataset {dataset}, model {model}"
     try:
-        request = _LossRequest.make(methods, gammas, settings, loss_function)
+        request = LossBatch.make(methods, gammas, settings, loss_function)
     except UserError as exc:
         raise UserError(f"{where}: {exc}") from None
     splits = np.unique(split_ids)
