@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import beta as beta_dist
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.costlines import CostLines
@@ -492,6 +491,8 @@ def figure2_data(
     centres of ``bins`` equal bins of [0, 1], y = the density of ``n`` draws of
     ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)``) and ``density`` (the Beta pdf on a grid).
     ``gamma`` must be finite."""
+    from scipy.stats import beta as beta_dist  # here: scipy.stats is a second to import
+
     if n < 1 or bins < 1:
         raise UserError("n and bins must be >= 1")
     if any(math.isinf(g) or g < 0 for g in gammas):
@@ -588,7 +589,7 @@ def figure5_data(
     sub["gamma"] = sub["gamma"].astype(float)
     gammas = sorted(sub["gamma"].unique(), reverse=True)
     means = sub.groupby(["method", "model", "gamma"])["loss"].mean()
-    present = [m for m in methods if m in set(sub["method"])]
+    present = [m for m in methods if m in set(sub["method"].unique())]
     if not present:
         raise UserError(f"no runs of {', '.join(methods)}")
     data = FigureData()
