@@ -188,3 +188,22 @@ def test_the_cache_key_includes_the_distribution(tmp_path, monkeypatch):
     np.testing.assert_array_equal(
         MomentTable(3.0, CMeasure(None, parse_cost_distribution("beta:2,2")))(POINTS), beta
     )
+
+
+@pytest.mark.parametrize("gamma", [16.0, 0.5])
+def test_moment_table_bits_do_not_depend_on_the_blas_threads(gamma, monkeypatch):
+    # a matrix product groups its sums by thread: the table is built with one BLAS thread,
+    # so a library user with many cores gets the workflow's (one-thread) numbers bit for bit
+    from threadpoolctl import threadpool_limits
+
+    from threshold_choice.uncertainty import CMeasure, MomentTable
+
+    monkeypatch.delenv("THRESHOLD_CHOICE_CACHE", raising=False)
+    built = []
+    for threads in (1, 2, 4):
+        with threadpool_limits(limits=threads):
+            table = MomentTable(gamma, CMeasure(None))
+        built.append((table._edge_values, table._coefficients))
+    for values, coefficients in built[1:]:
+        np.testing.assert_array_equal(values, built[0][0])
+        np.testing.assert_array_equal(coefficients, built[0][1])

@@ -526,10 +526,15 @@ class MomentTable:
         if stored is not None:
             values, slopes = stored
         else:
-            nodes, wts = _gauss_legendre(edges[:-1], edges[1:], _GL_CELL)
-            cells = (self._densities(nodes) * wts).reshape(4, edges.size - 1, _GL_CELL)
+            from threadpoolctl import threadpool_limits
+
+            # one BLAS thread: a matrix product's sums are grouped by thread, so the table's
+            # last bits would depend on the machine's cores (a workflow job has one thread)
+            with threadpool_limits(limits=1, user_api="blas"):
+                nodes, wts = _gauss_legendre(edges[:-1], edges[1:], _GL_CELL)
+                cells = (self._densities(nodes) * wts).reshape(4, edges.size - 1, _GL_CELL)
+                slopes = self._densities(edges)
             values = np.concatenate([np.zeros((4, 1)), np.cumsum(cells.sum(axis=2), axis=1)], 1)
-            slopes = self._densities(edges)
             if cache is not None:
                 _save_verified(cache, edges, values, slopes)
         widths = _H if self._grid.regular else self._grid.widths
