@@ -297,7 +297,7 @@ def evaluate_scores(
     values = scores["score"].to_numpy()
     where = f"dataset {dataset}, model {model}"
     try:
-        request = LossBatch.make(methods, gammas, settings, loss_function)
+        batch = LossBatch.make(methods, gammas, settings, loss_function)
     except UserError as exc:
         raise UserError(f"{where}: {exc}") from None
     splits = np.unique(split_ids)
@@ -306,19 +306,19 @@ def evaluate_scores(
         rows = split_ids == split
         test, train = rows & is_test, rows & ~is_test
         try:
-            runs.append(request.selections(labels[test], values[test], train_y=labels[train],
+            runs.append(batch.selections(labels[test], values[test], train_y=labels[train],
                                            train_s=values[train]))
             metrics.append(compute_metrics(labels[test], values[test]))
         except UserError as exc:
             raise UserError(f"{where}, split {split}: {exc}") from None
     # all splits at once: each gamma's moment table is read once for the model
     try:
-        tables = request.losses(runs)
+        tables = batch.losses(runs)
     except UserError as exc:
         raise UserError(f"{where}: {exc}") from None
-    n = len(request.gammas) * len(request.methods)
-    method_column = np.array([m for _ in request.gammas for m in request.methods], dtype=object)
-    gamma_column = np.repeat(np.array(request.gammas, dtype=np.float64), len(request.methods))
+    n = len(batch.gammas) * len(batch.methods)
+    method_column = np.array([m for _ in batch.gammas for m in batch.methods], dtype=object)
+    gamma_column = np.repeat(np.array(batch.gammas, dtype=np.float64), len(batch.methods))
     columns: dict[str, list[Any]] = {name: [] for name in ("split", "method", "gamma", "loss",
                                                            *METRICS)}
     for split, losses, split_metrics in zip(splits, tables, metrics, strict=True):
