@@ -68,8 +68,9 @@ def larger_first(wildcards):
     return dataset_size(wildcards.dataset)
 
 
-# above every dataset's larger_first
-EVALUATE_PRIORITY = 1 + max(dataset_size(d) for d in DATASETS)
+# above every dataset's larger_first: for the jobs that run as soon as their inputs exist
+# (a dataset's evaluation; the figures of one dataset's scores), not in the run's last seconds
+AS_SOON_AS_READY = 1 + max(dataset_size(d) for d in DATASETS)
 
 
 MODELS = config["models"]["use"]

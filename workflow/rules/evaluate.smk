@@ -15,7 +15,7 @@ rule evaluate:
         f"{R}/logs/evaluate/{{dataset}}.log",
     benchmark:
         f"{R}/benchmarks/evaluate/{{dataset}}.tsv"
-    priority: EVALUATE_PRIORITY
+    priority: AS_SOON_AS_READY
     conda:
         "../../environment.yml"
     threads: 1

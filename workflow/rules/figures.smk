@@ -1,6 +1,7 @@
 # Figures 1-9 of the paper (in the configured formats, PNG and PDF by default, each with its
 # plotted data as CSV); the report shows the first format. Each figure's output is the list of
-# its files (figure_files), which the step writes as named.
+# its files (figure_files), which the step writes as named. The figures that need no per-run
+# results are drawn as soon as their inputs exist, so that the run's end waits for Figs 5-6 only.
 
 
 rule figures_runs:
@@ -32,6 +33,7 @@ rule figures_toy:
         f"{R}/logs/figures/toy.log",
     benchmark:
         f"{R}/benchmarks/figures/toy.tsv"
+    priority: AS_SOON_AS_READY
     conda:
         "../../environment.yml"
     script:
@@ -47,6 +49,7 @@ rule figure1:
         f"{R}/logs/figures/fig1.log",
     benchmark:
         f"{R}/benchmarks/figures/fig1.tsv"
+    priority: AS_SOON_AS_READY
     conda:
         "../../environment.yml"
     params:
@@ -64,6 +67,7 @@ rule figures_credit_a:
         f"{R}/logs/figures/credit_a.log",
     benchmark:
         f"{R}/benchmarks/figures/credit_a.tsv"
+    priority: AS_SOON_AS_READY
     conda:
         "../../environment.yml"
     params:
