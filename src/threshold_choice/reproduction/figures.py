@@ -265,19 +265,25 @@ def figure1_data(
 def figure3_data(scores: Mapping[str, RunScores], *, gammas: Sequence[float] = (INF, 0.0),
                  estimator: Estimator = "exact") -> pd.DataFrame:
     """The numbers of Fig. 3 (credit-a, one panel per model of :data:`FIG3_MODELS`)."""
-    return cost_curves_data(_pick(scores, FIG3_MODELS), gammas=gammas, estimator=estimator)
+    return _credit_a_data(FIG3_MODELS, scores, gammas, estimator)
 
 
 def figure4_data(scores: Mapping[str, RunScores], *, gammas: Sequence[float] = (INF, 0.0),
                  estimator: Estimator = "exact") -> pd.DataFrame:
     """The numbers of Fig. 4 (credit-a, one panel per model of :data:`FIG4_MODELS`)."""
-    return cost_curves_data(_pick(scores, FIG4_MODELS), gammas=gammas, estimator=estimator)
+    return _credit_a_data(FIG4_MODELS, scores, gammas, estimator)
 
 
 def figure7_data(scores: Mapping[str, RunScores], *, gammas: Sequence[float] = (INF, 0.0),
                  estimator: Estimator = "exact") -> pd.DataFrame:
     """The numbers of Fig. 7 (credit-a, one panel per model of :data:`FIG7_MODELS`)."""
-    return cost_curves_data(_pick(scores, FIG7_MODELS), gammas=gammas, estimator=estimator)
+    return _credit_a_data(FIG7_MODELS, scores, gammas, estimator)
+
+
+def _credit_a_data(models: Sequence[str], scores: Mapping[str, RunScores],
+                   gammas: Sequence[float], estimator: Estimator) -> pd.DataFrame:
+    """One panel of cost curves per model of ``models`` (Figs 3, 4 and 7)."""
+    return cost_curves_data(_pick(scores, models), gammas=gammas, estimator=estimator)
 
 
 def figure8_data(run: RunScores | None = None, *, estimator: Estimator = "exact") -> pd.DataFrame:
@@ -427,7 +433,13 @@ def figure1(
 ) -> dict[str, Path]:
     """Fig. 1: all test cost lines and the four methods' cost curves at gamma = inf."""
     data = figure1_data(test_y, test_s, train_y, train_s, estimator=estimator)
-    return _write(draw_cost_curves(data, title=title), stem, data, formats)
+    return _write_cost_curves(data, stem, title, formats)
+
+
+def _write_cost_curves(data: pd.DataFrame, stem: FigureTarget, title: str,
+                       formats: Sequence[str], ncols: int | None = None) -> dict[str, Path]:
+    """Draw cost-curve panels (Figs 1, 3, 4, 7) and write the figure's files."""
+    return _write(draw_cost_curves(data, title=title, ncols=ncols), stem, data, formats)
 
 
 _SOLID_DASHED = "(solid \u03b3 = \u221e, dashed \u03b3 = 0)"
@@ -443,8 +455,8 @@ def figure3(
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 3: credit-a, Prior and Random; ``scores``: model type -> scores of one run."""
-    data = figure3_data(scores, gammas=gammas, estimator=estimator)
-    return _write(draw_cost_curves(data, title=title), stem, data, formats)
+    return _write_cost_curves(figure3_data(scores, gammas=gammas, estimator=estimator),
+                              stem, title, formats)
 
 
 def figure4(
@@ -457,8 +469,8 @@ def figure4(
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 4: credit-a, J48Unp and NB; ``scores``: model type -> scores of one run."""
-    data = figure4_data(scores, gammas=gammas, estimator=estimator)
-    return _write(draw_cost_curves(data, title=title), stem, data, formats)
+    return _write_cost_curves(figure4_data(scores, gammas=gammas, estimator=estimator),
+                              stem, title, formats)
 
 
 def figure7(
@@ -472,8 +484,8 @@ def figure7(
 ) -> dict[str, Path]:
     """Fig. 7: credit-a, J48, J48Unp, IBK10, IBK1, SVMp, SVM (the pairs Sect. 6.3 compares:
     pruned vs unpruned tree, 10 vs 1 neighbours, SVM with and without probabilities)."""
-    data = figure7_data(scores, gammas=gammas, estimator=estimator)
-    return _write(draw_cost_curves(data, title=title, ncols=2), stem, data, formats)
+    return _write_cost_curves(figure7_data(scores, gammas=gammas, estimator=estimator),
+                              stem, title, formats, ncols=2)
 
 
 # -- Fig. 2: the uncertainty model ---------------------------------------------------------------
