@@ -601,7 +601,8 @@ def figure5_data(
     sub["gamma"] = sub["gamma"].astype(float)
     gammas = sorted(sub["gamma"].unique(), reverse=True)
     means = sub.groupby(["method", "model", "gamma"])["loss"].mean()
-    present = [m for m in methods if m in set(sub["method"].unique())]
+    found = set(sub["method"].unique())
+    present = [m for m in methods if m in found]
     if not present:
         raise UserError(f"no runs of {', '.join(methods)}")
     data = FigureData()
