@@ -81,7 +81,8 @@ def test_tiny_run_writes_every_declared_output(tiny_run):
         assert (results / "data" / f"{dataset}.parquet").is_file()
         splits = pd.read_csv(results / "splits" / f"{dataset}.csv")
         assert list(splits.columns) == ["dataset", "iteration", "part", "position", "row"]
-        # one score job per dataset fits all its models: one log, a scores file per model
+        # one score job fits all models of its datasets: a log per dataset, a scores file per
+        # model
         log = (results / "logs" / "score" / f"{dataset}.log").read_text()
         for model in TINY["models"]["use"]:
             scores = pd.read_parquet(results / "scores" / dataset / f"{model}.parquet")
@@ -116,12 +117,17 @@ def test_tiny_run_writes_every_declared_output(tiny_run):
     for table in ("table5", "table7", "table8"):
         diff = pd.read_csv(results / "comparison" / f"{table}_diff.csv")
         assert {"ours", "published", "abs_diff", "status"} <= set(diff.columns) and len(diff)
-    # every job has its log and its benchmark file
+    # every job has its benchmark file and a log (one per dataset for the per-dataset steps;
+    # both small datasets share one job of each step)
     for step in ("compare", "collect_runs", "table5", "tables", "figures/toy",
-                 "figures/runs", "prepare_dataset/haberman", "evaluate/haberman",
-                 "score/haberman"):
+                 "figures/runs"):
         assert (results / "logs" / f"{step}.log").is_file(), step
         assert (results / "benchmarks" / f"{step}.tsv").is_file(), step
+    for step in ("prepare", "score", "evaluate"):
+        for dataset in TINY["datasets"]:
+            assert (results / "logs" / step / f"{dataset}.log").is_file(), (step, dataset)
+        benchmarks = sorted(p.name for p in (results / "benchmarks" / step).iterdir())
+        assert benchmarks == [f"{step}_1.tsv"], benchmarks
 
 
 def test_second_run_does_nothing(tiny_run):
@@ -137,8 +143,8 @@ def test_changing_gammas_reevaluates_without_retraining(tiny_run):
     config.with_name("changed.yaml").write_text(yaml.safe_dump(changed))
     proc = snakemake("--dry-run", config_file=config.with_name("changed.yaml"))
     out = proc.stdout + proc.stderr
-    assert "evaluate" in out
-    assert "score" not in [line.split()[0] for line in out.splitlines() if line.strip()]
+    assert "rule evaluate_1:" in out
+    assert not [line for line in out.splitlines() if line.strip().startswith("score")]
     assert "rule score" not in out
 
 
@@ -170,7 +176,9 @@ def planned_jobs(out: str) -> dict[str, int]:
     return counts
 
 
-def test_editing_a_datasets_registry_entry_prepares_that_dataset_again(tiny_run, tmp_path):
+def test_editing_a_datasets_registry_entry_prepares_its_job_again(tiny_run, tmp_path):
+    """Both tiny datasets share one job of each per-dataset step: the edited entry re-runs
+    that job (the unchanged dataset's models come from the score cache)."""
     _, config, _ = tiny_run
     registry = yaml.safe_load((REPO / "config" / "datasets.yaml").read_text())
     registry["datasets"]["haberman"]["label_of_class1"] = "2"  # the other class
@@ -181,8 +189,8 @@ def test_editing_a_datasets_registry_entry_prepares_that_dataset_again(tiny_run,
     proc = snakemake("--dry-run", config_file=tmp_path / "changed.yaml")
     out = proc.stdout + proc.stderr
     jobs = planned_jobs(out)
-    assert jobs.get("prepare_dataset") == 1 and jobs.get("score") == 1, out[-3000:]
-    assert "dataset=haberman" in out and "dataset=spect_test" not in out
+    assert jobs.get("prepare_1") == 1 and jobs.get("score_1") == 1, out[-3000:]
+    assert "Params have changed since last execution" in out, out[-3000:]
 
 
 def fitted_and_cached(log: Path) -> tuple[set[str], set[str]]:
@@ -212,7 +220,8 @@ def test_editing_one_models_entry_refits_that_model_only(tmp_path):
     (tmp_path / "changed.yaml").write_text(yaml.safe_dump(changed))
     proc = snakemake("--dry-run", config_file=tmp_path / "changed.yaml")
     jobs = planned_jobs(proc.stdout + proc.stderr)
-    assert jobs.get("score") == 1 and jobs.get("evaluate") == 1, proc.stdout[-3000:]
+    assert jobs.get("score_1") == 1 and jobs.get("evaluate_1") == 1, proc.stdout[-3000:]
+    assert "prepare_1" not in jobs, proc.stdout[-3000:]
     snakemake("collect_runs", config_file=tmp_path / "changed.yaml")
     fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
     assert fitted == {"J48"} and cached == {"NB", "Prior"}
@@ -235,17 +244,21 @@ def test_a_damaged_score_cache_entry_is_refitted(tmp_path):
     expected = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
     (entry,) = (results / "cache" / "scores" / "NB").glob("*.parquet")
     entry.write_bytes(entry.read_bytes()[:100])  # truncated
-    snakemake("collect_runs", "--forcerun", "score", config_file=config)
+    snakemake("collect_runs", "--forcerun", "score_1", config_file=config)
     fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
     assert fitted == {"NB"} and cached == {"Prior"}
     assert (results / "scores" / "haberman" / "NB.parquet").read_bytes() == expected
     assert entry.read_bytes() == expected  # the entry is whole again
 
 
-def test_outputs_are_byte_identical_whatever_the_number_of_cores(tiny_run, tmp_path):
+def test_outputs_are_byte_identical_whatever_the_cores_and_the_packing_of_jobs(tiny_run,
+                                                                                tmp_path):
+    """The tiny run: both datasets in one job of each step, 2 cores; here: a job per dataset
+    (a warm JVM fits the second dataset in the tiny run, a cold one here), 1 core."""
     results, _, _ = tiny_run
-    config = write_config(tmp_path)
-    snakemake("collect_runs", config_file=config, cores=1)
+    config = write_config(tmp_path, jobs={"small_dataset_cells": 0, "datasets_per_job": 8})
+    proc = snakemake("collect_runs", config_file=config, cores=1)
+    assert "score_2" in planned_jobs(proc.stdout + proc.stderr)
     ours = tmp_path / "results"
     for dataset in TINY["datasets"]:
         for model in TINY["models"]["use"]:
@@ -259,7 +272,8 @@ def test_a_killed_run_resumes_without_redoing_finished_work(tmp_path):
     import signal
     import time
 
-    config = write_config(tmp_path)
+    # a score job per dataset: score_1 haberman, score_2 spect_test
+    config = write_config(tmp_path, jobs={"small_dataset_cells": 0, "datasets_per_job": 8})
     results = tmp_path / "results"
     cache = results / "cache" / "scores"
     cmd = [sys.executable, "-m", "snakemake", "--cores", "1", "--nolock", "--configfile",
@@ -284,8 +298,8 @@ def test_a_killed_run_resumes_without_redoing_finished_work(tmp_path):
               for p in cache.glob("*/*.json")]
     # a job whose benchmark file is written has ended (a job still running when killed has
     # its outputs removed and is run again, from the cache)
-    finished = {p: p.stat().st_mtime_ns for d in TINY["datasets"]
-                if (results / "benchmarks" / "score" / f"{d}.tsv").is_file()
+    finished = {p: p.stat().st_mtime_ns for n, d in enumerate(TINY["datasets"], start=1)
+                if (results / "benchmarks" / "score" / f"score_{n}.tsv").is_file()
                 for p in (results / "scores" / d).glob("*.parquet")}
     assert finished, "the kill came before the first score job ended"
     snakemake("--rerun-incomplete", config_file=config)
@@ -343,10 +357,21 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
         "--dry-run", "--quiet", "rules", "--config", "results=/tmp/threshold-choice-dry-run"
     )
     out = proc.stdout + proc.stderr
-    # one score job per dataset (all 12 models), one job preparing and splitting it
+    # the four datasets of 50 000 cells or more (rows x columns) have jobs of their own, the
+    # 22 others share 3 jobs (8, 8, 6) of each per-dataset step; a score job fits all 12 models
     counts = planned_jobs(out)
-    assert counts["score"] == counts["prepare_dataset"] == counts["evaluate"] == 26, out[-2000:]
+    for step in ("prepare", "score", "evaluate"):
+        assert [counts.get(f"{step}_{n}") for n in range(1, 9)] == [1] * 7 + [None], out[-2000:]
     assert counts["tables"] == 1
+    plan = snakemake("--dry-run", *[f"score_{n}" for n in range(1, 8)], "--config",
+                     "results=/tmp/threshold-choice-dry-run")
+    jobs = [{Path(path.strip()).stem for path in line.split("input:")[1].split(",")
+             if path.strip().endswith(".parquet")}
+            for line in plan.stdout.splitlines() if "input:" in line]
+    assert sorted(len(job) for job in jobs) == [1, 1, 1, 1, 6, 8, 8], plan.stdout[-3000:]
+    assert {d for job in jobs if len(job) == 1 for d in job} == {
+        "chess-KRVKP", "musk1", "ozone", "spambase"}
+    assert len(set().union(*jobs)) == 26
 
 
 @pytest.mark.parametrize(
@@ -367,6 +392,8 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
         ),
         ({"outputs": {"tables": ["md", "tex"]}}, "outputs"),
         ({"outputs": {"figures": ["gif"]}}, "outputs"),
+        ({"jobs": {"datasets_per_job": 0}}, "datasets_per_job"),
+        ({"jobs": {"small_dataset_cells": "many"}}, "small_dataset_cells"),
         (
             {"models": {"registry": "config/models_weka.yaml", "use": ["Prior"],
                         "weka_jar": "/no/such/weka-dev-3.9.1.jar"}},

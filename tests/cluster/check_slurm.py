@@ -51,6 +51,7 @@ NOT_COMPARED_SUFFIXES = (".timings.csv", ".pdf", ".svg")
 HOPELESS_REASONS = {"PartitionConfig", "PartitionNodeLimit", "PartitionTimeLimit",
                     "BadConstraints", "ReqNodeNotAvail", "InvalidAccount", "InvalidQOS"}
 SNAKEMAKE_TIME_LIMIT = 420  # seconds, per run
+ONE_JOB_PER_DATASET = {"small_dataset_cells": 0, "datasets_per_job": 1}
 LOCAL_CORES = 2
 
 
@@ -381,7 +382,9 @@ def main() -> int:
         configs = {}
         for name in ("local", "slurm", "grouped"):
             (work / name).mkdir(exist_ok=True)
-            configs[name] = str(write_config(work / name))
+            # a job per dataset of each per-dataset step (the workflow's own packing would
+            # put both tiny datasets in one job): what --groups then packs
+            configs[name] = str(write_config(work / name, jobs=ONE_JOB_PER_DATASET))
         print(f"== local run ({LOCAL_CORES} cores)", flush=True)
         local = run_snakemake("local", ["--cores", str(LOCAL_CORES), "--configfile",
                                         configs["local"]], work, accounting=options.accounting)
@@ -399,11 +402,12 @@ def main() -> int:
               f"{len(slurm.jobs) - len(slurm.remote_jobs)} local Snakemake jobs); "
               f"{compared} output files byte-identical to the local run", flush=True)
 
-        # group every remote rule whose jobs are per dataset, and pack all datasets' jobs
-        # into one group job (--group-components); the jobs of a group run one after another
-        # in its allocation (slurm-jobstep), so the group asks for one core (--cores 1)
+        # group every remote rule whose jobs are per dataset (score_<n>, evaluate_<n>), and
+        # pack all datasets' jobs into one group job (--group-components); the jobs of a group
+        # run one after another in its allocation (slurm-jobstep), so the group asks for one
+        # core (--cores 1)
         per_dataset = sorted({job.rule for job in slurm.remote_jobs
-                              if re.search(r"\bdataset=", job.wildcards)})
+                              if re.fullmatch(r"[a-z]+_\d+", job.rule)})
         if not per_dataset:
             raise Failure("no remote rule runs per dataset: nothing to group")
         members = {(job.rule, job.wildcards) for job in slurm.remote_jobs

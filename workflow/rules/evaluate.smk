@@ -1,38 +1,45 @@
 # Expected losses of the threshold choice methods for every gamma, and test metrics, per run.
-# One job per dataset (all its models): cheap, and re-run alone when gammas, methods or the
-# estimator change, without retraining. A dataset is evaluated as soon as it is scored
-# (priority above every score job): results stream in, and no evaluate job waits in
-# Snakemake's queue, whose every scheduling pass checks each waiting job's input files.
+# Rule evaluate_<n> does the datasets of job n (DATASET_JOBS), each with all its models, one
+# after another, each with its own log: cheap, and re-run alone when gammas, methods or the
+# estimator change, without retraining. A job is evaluated as soon as it is scored (priority
+# above every score job): results stream in, and no evaluate job waits in Snakemake's queue,
+# whose every scheduling pass checks each waiting job's input files.
 
+for number, members in enumerate(DATASET_JOBS, start=1):
 
-rule evaluate:
-    input:
-        scores=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.parquet", model=MODELS),
-    output:
-        runs=f"{R}/runs/{{dataset}}.parquet",
-        timings=f"{R}/runs/{{dataset}}.timings.csv",
-    log:
-        f"{R}/logs/evaluate/{{dataset}}.log",
-    benchmark:
-        f"{R}/benchmarks/evaluate/{{dataset}}.tsv"
-    priority: AS_SOON_AS_READY
-    conda:
-        "../../environment.yml"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    params:
-        methods=config["evaluation"]["methods"],
-        gammas=[str(g) for g in config["evaluation"]["gammas"]],
-        # everything else of evaluation: the LossSettings fields and the loss
-        settings={
-            k: v
-            for k, v in config["evaluation"].items()
-            if k not in ("methods", "gammas")
-        },
-    script:
-        "../scripts/evaluate.py"
+    rule:
+        name:
+            f"evaluate_{number}"
+        input:
+            scores=[f"{R}/scores/{d}/{m}.parquet" for d in members for m in MODELS],
+        output:
+            runs=[f"{R}/runs/{d}.parquet" for d in members],
+            timings=[f"{R}/runs/{d}.timings.csv" for d in members],
+        log:
+            [f"{R}/logs/evaluate/{d}.log" for d in members],
+        benchmark:
+            f"{R}/benchmarks/evaluate/evaluate_{number}.tsv"
+        priority: AS_SOON_AS_READY
+        conda:
+            "../../environment.yml"
+        threads: 1
+        resources:
+            # for SLURM: at most 220 MB and 36 s measured for a dataset (loaded machine)
+            mem_mb=1000,
+            runtime=20,
+        params:
+            datasets=members,
+            models=MODELS,
+            methods=config["evaluation"]["methods"],
+            gammas=[str(g) for g in config["evaluation"]["gammas"]],
+            # everything else of evaluation: the LossSettings fields and the loss
+            settings={
+                k: v
+                for k, v in config["evaluation"].items()
+                if k not in ("methods", "gammas")
+            },
+        script:
+            "../scripts/evaluate.py"
 
 
 rule collect_runs:

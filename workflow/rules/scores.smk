@@ -1,34 +1,41 @@
-# Fit every model on every split of a dataset and score both parts: one job per dataset, one
-# process (and one JVM for the Weka models). Each model's scores are also kept in a
-# content-addressed cache (threshold_choice.reproduction.score_cache), so a job re-run because one model's
-# entry changed fits that model only.
+# Fit every model on every split of a dataset and score both parts. Rule score_<n> does the
+# datasets of job n (DATASET_JOBS, config "jobs"): one process and one JVM for all their
+# models, whose start-up would otherwise cost more than a small dataset's fits; each large
+# dataset has a job of its own. (One rule per job, score_1, score_2, ...: a rule's outputs
+# cannot depend on a wildcard's value.) Each model's scores are also kept in a
+# content-addressed cache (threshold_choice.reproduction.score_cache), so a job re-run because
+# one model's entry changed, or one dataset joined it, fits only what is new.
 
+for number, members in enumerate(DATASET_JOBS, start=1):
 
-rule score:
-    input:
-        parquet=f"{R}/data/{{dataset}}.parquet",
-        splits=f"{R}/splits/{{dataset}}.csv",
-        weka_jar=weka_jar_input(),
-    output:
-        scores=expand(f"{R}/scores/{{{{dataset}}}}/{{model}}.parquet", model=MODELS),
-        timings=expand(
-            f"{R}/scores/{{{{dataset}}}}/{{model}}.timings.csv", model=MODELS
-        ),
-    log:
-        f"{R}/logs/score/{{dataset}}.log",
-    benchmark:
-        f"{R}/benchmarks/score/{{dataset}}.tsv"
-    priority: larger_first
-    conda:
-        "../../environment.yml"
-    threads: 1
-    resources:
-        mem_mb=3000,
-        runtime=30,
-    params:
-        models=MODELS,
-        seed=config["models"]["seed"],
-        entries={m: MODEL_ENTRIES[m] for m in MODELS},
-        cache=f"{R}/cache/scores",
-    script:
-        "../scripts/score.py"
+    rule:
+        name:
+            f"score_{number}"
+        input:
+            parquet=[f"{R}/data/{d}.parquet" for d in members],
+            splits=[f"{R}/splits/{d}.csv" for d in members],
+            weka_jar=weka_jar_input(),
+        output:
+            scores=[f"{R}/scores/{d}/{m}.parquet" for d in members for m in MODELS],
+            timings=[f"{R}/scores/{d}/{m}.timings.csv" for d in members for m in MODELS],
+        log:
+            [f"{R}/logs/score/{d}.log" for d in members],
+        benchmark:
+            f"{R}/benchmarks/score/score_{number}.tsv"
+        priority: larger_first(members)
+        conda:
+            "../../environment.yml"
+        threads: 1
+        resources:
+            # for SLURM: a JVM (its heap: a quarter of this); at most 490 MB and 6 min
+            # measured for a job (ozone's, loaded machine; a job of 8 small datasets: 1 min)
+            mem_mb=2000,
+            runtime=60,
+        params:
+            datasets=members,
+            models=MODELS,
+            seed=config["models"]["seed"],
+            entries={m: MODEL_ENTRIES[m] for m in MODELS},
+            cache=f"{R}/cache/scores",
+        script:
+            "../scripts/score.py"
