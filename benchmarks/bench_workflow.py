@@ -5,13 +5,14 @@
 
 Runs ``snakemake --cores N`` with the given configuration into a fresh results folder (its
 download, moment and score caches included, so nothing is reused) and prints: wall time,
-number of jobs, total job CPU seconds (Snakemake's per-job ``benchmark:`` files, which sample
-CPU time every 0.5 s at first and every 30 s later, so they undercount; also summed by rule),
-the CPU seconds of every process of the run (``getrusage``, Snakemake's own included) and of
-Snakemake's own process (its scheduling, read from /proc), the seconds spent in model
-fitting + predicting (the score jobs' timings) and in loss evaluation proper (the evaluate
-jobs' timings; CPU seconds, as the jobs'), and their share of job CPU; then the comparison
-summary. The share is taken of the run's CPU (the honest denominator).
+number of jobs, the CPU seconds of every process of the run (``getrusage``), of Snakemake's
+own process (its scheduling) and of the jobs (the difference), the jobs' CPU by script (each
+job process read from /proc every 0.2 s, so the last fraction of a second of each is missed),
+the seconds spent in model fitting + predicting (the score jobs' timings) and in loss
+evaluation proper (the evaluate jobs' timings; CPU seconds, as the jobs'), and their share of
+the jobs' CPU; then the comparison summary. Snakemake's per-job ``benchmark:`` files give the
+wall time by rule and the largest memory (their CPU times, sampled every 0.5 s at first and
+every 30 s later, undercount and are not used).
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
-    own = {"cpu": 0.0}
-    watcher = threading.Thread(target=_watch_own_cpu, args=(proc.pid, own), daemon=True)
+    own: dict[str, float] = {"cpu": 0.0}
+    children: dict[int, tuple[str, float]] = {}
+    watcher = threading.Thread(target=_watch_cpu, args=(proc.pid, own, children), daemon=True)
     watcher.start()
     stdout, stderr = proc.communicate()
     wall = time.perf_counter() - start
@@ -82,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                                                        rule=p.relative_to(out).parts[1])
                       for p in benchmarks], ignore_index=True)
     jobs["rule"] = jobs["rule"].str.removesuffix(".tsv")
-    job_cpu = float(jobs["cpu_time"].sum())
+    job_cpu = run_cpu - own["cpu"]
     scores = pd.concat([pd.read_csv(p) for p in (out / "scores").rglob("*.timings.csv")],
                        ignore_index=True)
     # CPU seconds, like the jobs' (wall-clock seconds count waiting on a busy machine)
@@ -94,18 +96,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"results:               {out}")
     print(f"wall time:             {wall:.1f} s  (--cores {args.cores})")
     print(f"jobs:                  {len(benchmarks)}")
-    print(f"job CPU:               {job_cpu:.1f} s  (Snakemake's benchmark files, sampled)")
-    print(f"run CPU:               {run_cpu:.1f} s  (every process of the run, Snakemake's own "
-          "included)")
-    print(f"Snakemake's own CPU:   {own['cpu']:.1f} s  (its main process, sampled every 0.2 s)")
+    print(f"run CPU:               {run_cpu:.1f} s  (every process of the run)")
+    print(f"Snakemake's own CPU:   {own['cpu']:.1f} s  (its main process, read every 0.2 s)")
+    print(f"job CPU:               {job_cpu:.1f} s  (the run's less Snakemake's own)")
     print(f"fit + predict (CPU):   {fit:.1f} + {predict:.1f} s")
     print(f"loss evaluation (CPU): {evaluation:.1f} s")
-    print(f"share of run CPU:      {work / run_cpu:.1%}  (of job CPU: {work / job_cpu:.1%})")
+    print(f"share of job CPU:      {work / job_cpu:.1%}  (of the run's CPU: {work / run_cpu:.1%})")
     print(f"largest job RSS:       {jobs['max_rss'].max():.0f} MB")
-    by_rule = jobs.groupby("rule").agg(jobs=("s", "size"), wall_s=("s", "sum"),
-                                       cpu_s=("cpu_time", "sum"))
-    print("job CPU by rule (sampled):\n" + by_rule.round(1).to_string())
-    slowest = jobs.nlargest(5, "s")[["job", "s", "cpu_time"]]
+    by_script = pd.DataFrame(list(children.values()), columns=["script", "cpu_s"])
+    by_script = by_script.groupby("script").agg(processes=("cpu_s", "size"),
+                                                cpu_s=("cpu_s", "sum"))
+    print("job CPU by script (read from /proc):\n" + by_script.round(1).to_string())
+    by_rule = jobs.groupby("rule").agg(jobs=("s", "size"), wall_s=("s", "sum"))
+    print("job wall time by rule (benchmark files):\n" + by_rule.round(1).to_string())
+    slowest = jobs.nlargest(5, "s")[["job", "s"]]
     print("slowest jobs:\n" + slowest.to_string(index=False))
     summary = out / "comparison" / "summary.csv"
     if summary.is_file():
@@ -113,19 +117,48 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _watch_own_cpu(pid: int, own: dict[str, float]) -> None:
-    """Keep ``own["cpu"]`` at the CPU seconds of process ``pid`` itself (its threads, not its
-    children), read from /proc until it exits (Linux only; stays 0 elsewhere)."""
+def _cpu_of(pid: int, tick: int) -> tuple[str, int, float] | None:
+    """``(state, parent pid, CPU seconds)`` of process ``pid`` from /proc, or None if gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+
+
+def _script_of(pid: int) -> str:
+    """The workflow script a job process runs (Snakemake's copy is ``tmpXXXX.<script>.py``),
+    else its program's name."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    for arg in args:
+        name = Path(arg.decode(errors="replace")).name
+        if name.endswith(".py") and name.count(".") >= 2:
+            return name.split(".", 1)[1].removesuffix(".py")
+    return Path(args[0].decode(errors="replace")).name if args else "?"
+
+
+def _watch_cpu(pid: int, own: dict[str, float],
+               children: dict[int, tuple[str, float]]) -> None:
+    """Until process ``pid`` exits, keep ``own["cpu"]`` at its own CPU seconds (its threads,
+    not its children) and ``children[child]`` at ``(script, CPU seconds)`` of each of its
+    child processes, read from /proc every 0.2 s (Linux only; stays empty elsewhere)."""
     tick = os.sysconf("SC_CLK_TCK")
-    stat = Path(f"/proc/{pid}/stat")
     while True:
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
+        mine = _cpu_of(pid, tick)
+        if mine is None or mine[0] == "Z":  # exited (not yet reaped): the last reading stands
             return
-        if fields[0] == "Z":  # exited, not yet reaped: its last reading stands
-            return
-        own["cpu"] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        own["cpu"] = mine[2]
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            child = _cpu_of(int(entry), tick)
+            if child is not None and child[1] == pid:
+                script = children[int(entry)][0] if int(entry) in children else \
+                    _script_of(int(entry))
+                children[int(entry)] = (script, child[2])
         time.sleep(0.2)
 
 

@@ -98,6 +98,24 @@ def test_missing_rows_dropped_for_fitting_but_scored() -> None:
     assert len(scores2) == 40  # still every row scored
 
 
+def test_models_sharing_the_split_frames_score_as_alone() -> None:
+    """With ``part_frames`` shared by several models (a score job), each split part is taken from X
+    once, and every model scores as it does alone; a model that drops the rows with missing
+    values gets its own training frame, not the whole training part's."""
+    X, y = _data()
+    splits = _splits()
+    registry = load_model_registry(only=["NB", "Prior", "J48"])
+    frames: dict = {}
+    for name in ("NB", "Prior", "J48"):
+        shared, _ = score_model(X, y, splits, registry[name], seed=0, part_frames=frames)
+        alone, _ = score_model(X, y, splits, registry[name], seed=0)
+        pd.testing.assert_frame_equal(shared, alone)
+    # Prior fits on the whole training part, NB and J48 on its complete rows
+    assert set(frames) == {(part, n) for n in (2, 3)
+                           for part in ("train", "complete train", "test")}
+    assert len(frames[("complete train", 3)]) == len(frames[("train", 3)]) - 2
+
+
 def test_single_class_training_part_is_refused() -> None:
     X, y = _data()
     ones = np.flatnonzero(y == 1)

@@ -58,6 +58,7 @@ def weka_distances(train: FloatArray, query: FloatArray, nominal: NDArray[np.boo
     """
     nq, nt = query.shape[0], train.shape[0]
     acc = np.zeros((nq, nt))
+    buffer = np.empty((nq, nt))  # one attribute's differences, reused
     for j in range(train.shape[1]):
         a, b = query[:, j], train[:, j]
         if nominal[j]:
@@ -77,7 +78,7 @@ def weka_distances(train: FloatArray, query: FloatArray, nominal: NDArray[np.boo
                 na, nb = (a0[s0:s1] - low) / w, (b0 - low) / w
             else:
                 na, nb = np.zeros(s1 - s0), np.zeros(nt)
-            diff = np.subtract.outer(na, nb)
+            diff = np.subtract.outer(na, nb, out=buffer[: s1 - s0])
             # Missing values are rare: fix up only the affected rows and columns.
             rows = np.flatnonzero(a_miss[s0:s1])
             if rows.size:
@@ -125,7 +126,8 @@ class WekaIBk(WekaLikeClassifier):
     range_update:
         ``"sequential"`` (Weka) or ``"training"``.
     chunk_size:
-        Query rows per distance block (memory: ``chunk_size * n_train`` floats a few times).
+        Query rows per distance block (memory: ``chunk_size * n_train`` floats a few times;
+        the default 64 keeps a block in a core's cache for a few thousand training rows).
     class_order:
         The labels (1 = majority class) in the order the ARFF header declares the class
         values, ``(0, 1)`` or ``(1, 0)``, as for the Weka backend; only ``predict``'s
@@ -144,7 +146,7 @@ class WekaIBk(WekaLikeClassifier):
     }
 
     def __init__(self, n_neighbors: int = 1, range_update: RangeUpdate = "sequential",
-                 chunk_size: int = 256, class_order: tuple[int, int] = (0, 1)) -> None:
+                 chunk_size: int = 64, class_order: tuple[int, int] = (0, 1)) -> None:
         self.n_neighbors = n_neighbors
         self.range_update = range_update
         self.chunk_size = chunk_size

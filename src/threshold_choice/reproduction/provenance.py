@@ -6,6 +6,7 @@ timings file, so that results made with another Weka, scikit-learn or Java can b
 
 from __future__ import annotations
 
+import functools
 import platform
 from importlib import metadata
 
@@ -19,18 +20,26 @@ def software_versions(*, weka: bool = False,
     """``{name: version}`` of Python and the ``packages`` (default: the numeric packages and
     this package); with ``weka=True`` also the Weka release, the ``weka.jar`` path and the
     Java runtime of the running JVM (starting it if needed)."""
-    versions = {"python": platform.python_version()}
-    for name in packages:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
+    versions = {"python": platform.python_version(), **_package_versions(packages)}
     if weka:
         from threshold_choice.models.jvm import java_version, weka_jar_in_use, weka_version
 
         versions["weka"] = weka_version()
         versions["weka.jar"] = weka_jar_in_use()
         versions["java"] = java_version()
+    return versions
+
+
+@functools.cache
+def _package_versions(packages: tuple[str, ...]) -> dict[str, str]:
+    """The installed versions of ``packages``, looked up once per process (a score job asks
+    for every model of every dataset; each lookup scans the installed distributions)."""
+    versions = {}
+    for name in packages:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
     return versions
 
 

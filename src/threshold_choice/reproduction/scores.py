@@ -136,6 +136,7 @@ def score_model(
     *,
     seed: int,
     random_states: Mapping[int, Any] | None = None,
+    part_frames: dict[tuple[str, int], pd.DataFrame] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Fit ``spec`` on each split's training part and score both parts.
 
@@ -148,7 +149,10 @@ def score_model(
     part (after dropping rows with missing values) is empty or holds one class only, and when
     the model produces NaN scores. ``random_states``: a ``random_state`` per split number
     that replaces the seed (R's stream after each split, for
-    :class:`~threshold_choice.models.baselines.RStreamRandomScorer`).
+    :class:`~threshold_choice.models.baselines.RStreamRandomScorer`). ``part_frames``: a dict shared
+    by the calls for several models on the same ``X`` and ``splits``, in which each split's
+    training and test frames are taken from ``X`` once (rows picked by pandas cost more than a
+    small dataset's fit); the estimators must not modify their input (scikit-learn's rule).
     """
     if not isinstance(X, pd.DataFrame):
         raise UserError("X must be a pandas DataFrame (one row per table row).")
@@ -166,7 +170,8 @@ def score_model(
     with threadpool_limits(limits=1):
         for position, split in enumerate(splits, start=1):
             split_frames, timing = _score_split(X, labels, complete, spec, split, position,
-                                               seed=seed, random_states=random_states)
+                                               seed=seed, random_states=random_states,
+                                               part_frames=part_frames)
             frames.extend(split_frames)
             timing_rows.append(timing)
     if frames:
@@ -192,6 +197,7 @@ def score_model(
 def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np.bool_],
                  spec: ModelSpec, split: SplitLike, position: int, *, seed: int,
                  random_states: Mapping[int, Any] | None,
+                 part_frames: dict[tuple[str, int], pd.DataFrame] | None,
                  ) -> tuple[list[pd.DataFrame], tuple[int, float, float, float, float]]:
     """Fit ``spec`` on one split's training part and score both parts: ``(the scores of both
     parts, the timing row)`` (see :func:`score_model`)."""
@@ -215,12 +221,14 @@ def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np
             raise UserError(f"model {spec.name!r}: no random state for split {number}.")
         key = "model__random_state" if isinstance(estimator, Pipeline) else "random_state"
         estimator.set_params(**{key: random_states[number]})
+    fit_part = "complete train" if spec.drop_missing_train else "train"
+    fit_X = _rows_of(X, fit_rows, (fit_part, number), part_frames)
     start, start_cpu = time.perf_counter(), time.process_time()
-    estimator.fit(X.iloc[fit_rows].reset_index(drop=True), labels[fit_rows].astype(np.int64))
+    estimator.fit(fit_X, labels[fit_rows].astype(np.int64))
     fitted, fitted_cpu = time.perf_counter(), time.process_time()
     parts = {}
     for part, rows in (("train", train), ("test", test)):
-        parts[part] = scores_for(estimator, X.iloc[rows].reset_index(drop=True),
+        parts[part] = scores_for(estimator, _rows_of(X, rows, (part, number), part_frames),
                                  crisp=spec.crisp, model=spec.name)
     done, done_cpu = time.perf_counter(), time.process_time()
     timing = (number, fitted - start, done - fitted, fitted_cpu - start_cpu,
@@ -237,6 +245,16 @@ def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np
             "score": np.clip(values, 0.0, 1.0),
         }))
     return frames, timing
+
+
+def _rows_of(X: pd.DataFrame, rows: NDArray[np.int64], key: tuple[str, int],
+             frames: dict[tuple[str, int], pd.DataFrame] | None) -> pd.DataFrame:
+    """``X``'s ``rows`` as a new frame (index 0..n-1), taken once per ``key`` with ``frames``."""
+    if frames is None:
+        return X.iloc[rows].reset_index(drop=True)
+    if key not in frames:
+        frames[key] = X.iloc[rows].reset_index(drop=True)
+    return frames[key]
 
 
 def write_scores(df: pd.DataFrame, path: Path | str) -> None:

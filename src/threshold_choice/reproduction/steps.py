@@ -9,7 +9,10 @@ no half-written file behind.
 from __future__ import annotations
 
 import contextlib
+import functools
+import gc
 import inspect
+import json
 import logging
 import math
 import sys
@@ -146,12 +149,12 @@ def read_splits(path: Path | str) -> list[Any]:
 
 
 def _model_spec(model: str, entry: Mapping[str, Any] | None, registry: Path | str | None) -> Any:
-    from threshold_choice.models.registry import load_model_registry, model_spec_from_entry
+    from threshold_choice.models.registry import load_model_registry
 
     if entry is not None:
         if entry.get("name") != model:
             raise UserError(f"score job of model {model!r} got the entry of {entry.get('name')!r}")
-        return model_spec_from_entry(entry)
+        return _spec_of_entry(json.dumps(entry, sort_keys=True))
     if registry is not None:
         # only this model is constructed and checked (the whole file is still validated)
         return load_model_registry(Path(registry), only=[model])[model]
@@ -159,8 +162,11 @@ def _model_spec(model: str, entry: Mapping[str, Any] | None, registry: Path | st
 
 
 def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, seed: int,
-                   weka_jar: Path | str | None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Scores and timings (with the software column) of one model on every split."""
+                   weka_jar: Path | str | None, frames: dict[tuple[str, int], pd.DataFrame],
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Scores and timings (with the software column) of one model on every split; ``frames``:
+    the split parts' frames, shared by the dataset's models (see
+    :func:`~threshold_choice.reproduction.scores.score_model`)."""
     from threshold_choice.models.jvm import ensure_jvm
     from threshold_choice.models.registry import import_estimator
     from threshold_choice.models.weka import is_weka_estimator
@@ -171,6 +177,11 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
     is_weka = is_weka_estimator(estimator_class)
     if is_weka:
         ensure_jvm(weka_jar=weka_jar)  # once per process: later Weka models reuse the JVM
+        # JPype runs a full Python garbage collection after every Java one (its GC linking),
+        # and a Weka fit makes many (174 for ozone's Logistic). With the objects that exist now
+        # (the imports') left out of Python's cyclic collections, each costs a tenth: ozone's
+        # Logistic 86 -> 76 CPU-s. Reference counting still frees them.
+        gc.freeze()
     if "class_order" in inspect.signature(estimator_class).parameters:
         # Weka sees the class values in the ARFF's declared order (ties follow it)
         order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)
@@ -187,11 +198,20 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
         except UserError as exc:
             raise UserError(f"model {spec.name}: {exc}") from None
     scores, timings = score_model(data.X, data.y, splits, spec, seed=seed,
-                                  random_states=random_states)
+                                  random_states=random_states, part_frames=frames)
     timings.insert(0, "model", spec.name)
     timings.insert(0, "dataset", data.name)
     timings["software"] = format_software(software_versions(weka=is_weka))
     return scores, timings
+
+
+@functools.cache
+def _spec_of_entry(entry_json: str) -> Any:
+    """A registry entry's checked spec, once per process: a score job of several datasets
+    asks for each model once per dataset, and each check validates against the schema."""
+    from threshold_choice.models.registry import model_spec_from_entry
+
+    return model_spec_from_entry(json.loads(entry_json))
 
 
 def step_score(
@@ -230,6 +250,7 @@ def step_score(
     cache = ScoreCache(Path(cache_dir)) if cache_dir is not None else None
     log = logging.getLogger(__name__)
     data = splits = None
+    frames: dict[tuple[str, int], pd.DataFrame] = {}
     for spec, scores_path, timings_path in zip(specs, out_scores, out_timings, strict=True):
         scores_path, timings_path = Path(scores_path), Path(timings_path)
         key = parts = None
@@ -247,7 +268,7 @@ def step_score(
             data = load_prepared(prepared)
             splits = read_splits(splits_csv)
         scores, timings = _fit_and_score(prepared, splits, data, spec, seed=seed,  # type: ignore[arg-type]
-                                         weka_jar=weka_jar)
+                                         weka_jar=weka_jar, frames=frames)
         log.info("model %s on %s: fitted %d splits in %.2f s, predicted in %.2f s; %s",
                  spec.name, data.name, len(timings), timings["fit_seconds"].sum(),
                  timings["predict_seconds"].sum(), timings["software"].iloc[0])
