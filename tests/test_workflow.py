@@ -236,6 +236,24 @@ def test_editing_one_models_entry_refits_that_model_only(tmp_path):
     assert (results / "scores" / "haberman" / "J48.parquet").read_bytes() == before["J48"]
 
 
+def test_a_dataset_added_at_the_end_joins_the_last_job_and_only_it_is_fitted(tmp_path):
+    config = write_config(tmp_path, datasets=["haberman"],
+                          models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
+    snakemake("collect_runs", config_file=config)
+    results = tmp_path / "results"
+    before = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
+    grown = write_config(tmp_path, datasets=["haberman", "spect_test"],
+                         models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
+    proc = snakemake("collect_runs", config_file=grown)
+    jobs = planned_jobs(proc.stdout + proc.stderr)
+    assert jobs.get("score_1") == 1 and "score_2" not in jobs, proc.stdout[-3000:]
+    fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
+    assert fitted == set() and cached == {"NB", "Prior"}
+    fitted, cached = fitted_and_cached(results / "logs" / "score" / "spect_test.log")
+    assert fitted == {"NB", "Prior"} and cached == set()
+    assert (results / "scores" / "haberman" / "NB.parquet").read_bytes() == before
+
+
 def test_a_damaged_score_cache_entry_is_refitted(tmp_path):
     config = write_config(tmp_path, datasets=["haberman"],
                           models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
