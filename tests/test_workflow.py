@@ -236,14 +236,20 @@ def test_editing_one_models_entry_refits_that_model_only(tmp_path):
     assert (results / "scores" / "haberman" / "J48.parquet").read_bytes() == before["J48"]
 
 
-def test_a_dataset_added_at_the_end_joins_the_last_job_and_only_it_is_fitted(tmp_path):
-    config = write_config(tmp_path, datasets=["haberman"],
-                          models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
+PRIOR_NB = {"use": ["Prior", "NB"], "baselines": ["Prior"]}
+
+
+def haberman_run(tmp_path: Path) -> tuple[Path, Path]:
+    """``(config, results)`` of a finished run of Prior and NB on haberman."""
+    config = write_config(tmp_path, datasets=["haberman"], models=PRIOR_NB)
     snakemake("collect_runs", config_file=config)
-    results = tmp_path / "results"
+    return config, tmp_path / "results"
+
+
+def test_a_dataset_added_at_the_end_joins_the_last_job_and_only_it_is_fitted(tmp_path):
+    _, results = haberman_run(tmp_path)
     before = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
-    grown = write_config(tmp_path, datasets=["haberman", "spect_test"],
-                         models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
+    grown = write_config(tmp_path, datasets=["haberman", "spect_test"], models=PRIOR_NB)
     proc = snakemake("collect_runs", config_file=grown)
     jobs = planned_jobs(proc.stdout + proc.stderr)
     assert jobs.get("score_1") == 1 and "score_2" not in jobs, proc.stdout[-3000:]
@@ -255,10 +261,7 @@ def test_a_dataset_added_at_the_end_joins_the_last_job_and_only_it_is_fitted(tmp
 
 
 def test_a_damaged_score_cache_entry_is_refitted(tmp_path):
-    config = write_config(tmp_path, datasets=["haberman"],
-                          models={"use": ["Prior", "NB"], "baselines": ["Prior"]})
-    snakemake("collect_runs", config_file=config)
-    results = tmp_path / "results"
+    config, results = haberman_run(tmp_path)
     expected = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
     (entry,) = (results / "cache" / "scores" / "NB").glob("*.parquet")
     entry.write_bytes(entry.read_bytes()[:100])  # truncated
