@@ -72,8 +72,8 @@ def dataset_size(name):
 
 
 def larger_first(datasets):
-    """Scheduling priority of a job of ``datasets``: the sum of their sizes, so that the long
-    jobs start first (started last, ozone's score job alone set a two-core run's length)."""
+    """Scheduling priority of a job of ``datasets``: the sum of their sizes, so that long
+    jobs start first (started last, ozone's score job set a two-core run's length)."""
     return sum(dataset_size(d) for d in datasets)
 
 

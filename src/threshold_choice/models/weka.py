@@ -82,6 +82,7 @@ Differences from RWeka
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -203,28 +204,23 @@ def _fill(jpype: Any, header: Any, matrix: FloatArray, class_values: FloatArray)
     return data
 
 
-_DENSE_INSTANCE: list[Any] = []  # the JVM lives as long as the process: made once
-
-
+@functools.cache  # the JVM lives as long as the process
 def _new_dense_instance(jpype: Any) -> Any:
     """A ``java.util.function.Function``: ``double[] row -> new DenseInstance(1.0, row)``,
     run in Java (a method handle behind the interface), not called back into Python."""
-    if not _DENSE_INSTANCE:
-        handles = _jclass("java.lang.invoke.MethodHandles")
-        method_type = _jclass("java.lang.invoke.MethodType")
-        java_object = _jclass("java.lang.Object").class_
-        constructor = handles.publicLookup().findConstructor(
-            _jclass("weka.core.DenseInstance").class_,
-            method_type.methodType(_jclass("java.lang.Void").TYPE,
-                                   _jclass("java.lang.Double").TYPE,
-                                   jpype.JArray(jpype.JDouble).class_),
-        )
-        weight_one = handles.insertArguments(constructor, 0, _jclass("java.lang.Double")(1.0))
-        _DENSE_INSTANCE.append(_jclass("java.lang.invoke.MethodHandleProxies").asInterfaceInstance(
-            _jclass("java.util.function.Function").class_,
-            weight_one.asType(method_type.methodType(java_object, java_object)),
-        ))
-    return _DENSE_INSTANCE[0]
+    handles = _jclass("java.lang.invoke.MethodHandles")
+    method_type = _jclass("java.lang.invoke.MethodType")
+    java_object = _jclass("java.lang.Object").class_
+    constructor = handles.publicLookup().findConstructor(
+        _jclass("weka.core.DenseInstance").class_,
+        method_type.methodType(_jclass("java.lang.Void").TYPE, _jclass("java.lang.Double").TYPE,
+                               jpype.JArray(jpype.JDouble).class_),
+    )
+    weight_one = handles.insertArguments(constructor, 0, _jclass("java.lang.Double")(1.0))
+    return _jclass("java.lang.invoke.MethodHandleProxies").asInterfaceInstance(
+        _jclass("java.util.function.Function").class_,
+        weight_one.asType(method_type.methodType(java_object, java_object)),
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -149,10 +149,11 @@ def score_model(
     part (after dropping rows with missing values) is empty or holds one class only, and when
     the model produces NaN scores. ``random_states``: a ``random_state`` per split number
     that replaces the seed (R's stream after each split, for
-    :class:`~threshold_choice.models.baselines.RStreamRandomScorer`). ``part_frames``: a dict shared
-    by the calls for several models on the same ``X`` and ``splits``, in which each split's
-    training and test frames are taken from ``X`` once (rows picked by pandas cost more than a
-    small dataset's fit); the estimators must not modify their input (scikit-learn's rule).
+    :class:`~threshold_choice.models.baselines.RStreamRandomScorer`). ``part_frames``: a
+    dict shared by the calls for several models on the same ``X`` and ``splits``, in which
+    each split's training and test frames are taken from ``X`` once (rows picked by pandas
+    cost more than a small dataset's fit); the estimators must not modify their input
+    (scikit-learn's rule).
     """
     if not isinstance(X, pd.DataFrame):
         raise UserError("X must be a pandas DataFrame (one row per table row).")
