@@ -99,9 +99,9 @@ def test_missing_rows_dropped_for_fitting_but_scored() -> None:
 
 
 def test_models_sharing_the_split_frames_score_as_alone() -> None:
-    """With ``part_frames`` shared by several models (a score job), each split part is taken from X
-    once, and every model scores as it does alone; a model that drops the rows with missing
-    values gets its own training frame, not the whole training part's."""
+    """With ``part_frames`` shared by several models (a score job), each split part is taken
+    from X once, and every model scores as it does alone; a model that drops the rows with
+    missing values gets its own training frame, not the whole training part's."""
     X, y = _data()
     splits = _splits()
     registry = load_model_registry(only=["NB", "Prior", "J48"])
