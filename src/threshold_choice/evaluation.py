@@ -256,7 +256,8 @@ class LossBatch:
             todo: dict[int, tuple[Any, dict[_Key, Selection]]] = {}
             for r, run in enumerate(runs):
                 selections = dict(run)
-                selections.update(zip(aware, aware_sels[r * len(aware) :], strict=False))
+                mine = aware_sels[r * len(aware) : (r + 1) * len(aware)]
+                selections.update(zip(aware, mine, strict=True))
                 keys.append({})
                 for method in methods:
                     sel = selections[method]

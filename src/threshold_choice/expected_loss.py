@@ -88,9 +88,6 @@ def _effective_gamma(sel: Selection, gamma: float) -> float:
     return 0.0 if sel.ignores_c_hat else float(gamma)
 
 
-_ZERO, _ONE = np.zeros(1), np.ones(1)
-
-
 def _segment_edges(sel: Selection) -> FloatArray:
     return np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
 
@@ -206,9 +203,8 @@ def _integrate_many(
     same numbers with the same strides as when it is integrated alone, the results do not
     depend on the batch (bit for bit)."""
     table = moment_table(gamma, grid_size, distribution)
-    # the segment edges [0, breaks clipped to [0, 1], 1] of each selection, end to end
-    parts = [part for sel in sels for part in (_ZERO, sel.breaks, _ONE)]
-    edges = np.clip(np.concatenate(parts), 0.0, 1.0)
+    # the segment edges of each selection, end to end
+    edges = np.concatenate([_segment_edges(sel) for sel in sels])
     ends = np.cumsum([sel.breaks.size + 2 for sel in sels])
     # rows G00, G10 for the lines; G01, G11 only for interpolation in c_hat itself
     rows = [4 if sel.interpolating and sel.input_map is None else 2 for sel in sels]
@@ -375,15 +371,16 @@ def expected_loss_batch(
     else:
         measure = CMeasure(grid_size, distribution)
         c = paper_grid(grid_size)
+        draws: dict[float, FloatArray] = {}  # per effective gamma, drawn once for all
         for i, (sel, gamma_eff) in enumerate(zip(sels, gammas, strict=True)):
             if estimator == "montecarlo":
-                draws = draw_c_hat(gamma_eff, grid_size, seed) if c_hat is None else c_hat
-                c_hat_arr = np.asarray(draws, dtype=np.float64)
-                if c_hat_arr.shape != c.shape:
-                    raise UserError(
-                        f"need one c_hat per grid point ({c.size}), got {c_hat_arr.shape}"
-                    )
-                out[i] = _grid_mean(sel.loss(c_hat_arr, c), measure)
+                if gamma_eff not in draws:
+                    given = draw_c_hat(gamma_eff, grid_size, seed) if c_hat is None else c_hat
+                    draws[gamma_eff] = np.asarray(given, dtype=np.float64)
+                    if draws[gamma_eff].shape != c.shape:
+                        raise UserError(f"need one c_hat per grid point ({c.size}), got "
+                                        f"{draws[gamma_eff].shape}")
+                out[i] = _grid_mean(sel.loss(draws[gamma_eff], c), measure)
             elif math.isinf(gamma_eff):
                 out[i] = _grid_mean(sel.loss(c, c), measure)
             elif gamma_eff > GAMMA_WINDOWED:

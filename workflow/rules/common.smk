@@ -3,9 +3,8 @@ import compileall
 import json
 import os
 
-import yaml
-
 import threshold_choice
+from threshold_choice._yaml import safe_load
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator
 from threshold_choice.models.weka import is_weka_estimator
@@ -42,12 +41,12 @@ with open(config["models"]["registry"], encoding="utf-8") as _fh:
                 {k: v for k, v in m.items() if k != "description"}, sort_keys=True
             )
         )
-        for m in yaml.safe_load(_fh)["models"]
+        for m in safe_load(_fh.read())["models"]
     }
 with open(config["data"]["registry"], encoding="utf-8") as _fh:
     DATASET_ENTRIES = {
         name: json.loads(json.dumps(entry, sort_keys=True))
-        for name, entry in yaml.safe_load(_fh)["datasets"].items()
+        for name, entry in safe_load(_fh.read())["datasets"].items()
     }
 DATASETS = config["datasets"]
 WEKA_JAR = config["models"]["weka_jar"]
