@@ -183,3 +183,26 @@ def test_load_prepared_detects_a_tampered_parquet(prepared_dir, tmp_path):
     frame.to_parquet(tmp_path / "haberman.parquet", index=False)
     with pytest.raises(ContentHashMismatchError, match="Prepare the dataset again"):
         load_prepared(tmp_path / "haberman.parquet")
+
+
+def test_a_preparation_job_from_the_mirror_loads_no_scipy_sklearn_or_http_client(tmp_path):
+    """Each preparation job is a fresh process: the workflow step, run from the mirror,
+    imports none of the heavy libraries that only fitting, evaluating or going online need."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from threshold_choice.datasets.registry import DEFAULT_REGISTRY\n"
+        "from threshold_choice.reproduction.steps import step_prepare_and_split\n"
+        f"out = {str(tmp_path)!r}\n"
+        "step_prepare_and_split('credit-a', out + '/credit-a.parquet', out + '/credit-a.csv', "
+        f"mirror={str(MIRROR)!r}, cache_dir=out + '/cache', registry=DEFAULT_REGISTRY, "
+        "splitter='r', iterations=10)\n"
+        "print(sorted(m for m in ('scipy', 'sklearn', 'requests', 'openml', 'matplotlib') "
+        "if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert (tmp_path / "credit-a.parquet").is_file() and (tmp_path / "credit-a.csv").is_file()
+    assert out.stdout.strip() == "[]"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -35,6 +36,22 @@ class NaNScorer(BaseEstimator):
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
         return np.full((len(X), 2), np.nan)
+
+
+class PoolRecorder(BaseEstimator):
+    """A classifier that records the native thread pools' sizes while it fits."""
+
+    seen: ClassVar[list[int]] = []
+
+    def fit(self, X: pd.DataFrame, y: np.ndarray) -> PoolRecorder:
+        from threadpoolctl import threadpool_info
+
+        PoolRecorder.seen.extend(pool["num_threads"] for pool in threadpool_info())
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
+        return np.full((len(X), 2), 0.5)
 
 
 def _data() -> tuple[pd.DataFrame, np.ndarray]:
@@ -114,6 +131,32 @@ def test_models_sharing_the_split_frames_score_as_alone() -> None:
     assert set(frames) == {(part, n) for n in (2, 3)
                            for part in ("train", "complete train", "test")}
     assert len(frames[("complete train", 3)]) == len(frames[("train", 3)]) - 2
+
+
+def test_models_fit_with_one_thread_per_native_pool_and_pools_restored_after() -> None:
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    X, y = _data()
+    spec = ModelSpec("Recorder", f"{__name__}:PoolRecorder", {})
+    PoolRecorder.seen.clear()
+    with threadpool_limits(limits=2):
+        before = [pool["num_threads"] for pool in threadpool_info()]
+        score_model(X, y, _splits(), spec, seed=0)
+        assert [pool["num_threads"] for pool in threadpool_info()] == before
+    assert PoolRecorder.seen and set(PoolRecorder.seen) == {1}
+
+
+def test_thread_pools_looked_for_again_only_after_an_import(monkeypatch) -> None:
+    import types
+
+    from threshold_choice.reproduction import scores
+
+    first = scores._thread_pools()
+    assert scores._thread_pools() is first
+    monkeypatch.setitem(sys.modules, "tc_test_new_module", types.ModuleType("tc_test_new_module"))
+    again = scores._thread_pools()
+    assert again is not first
+    assert scores._thread_pools() is again
 
 
 def test_single_class_training_part_is_refused() -> None:

@@ -32,7 +32,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import betainc, betaln, expit, logit
 
 from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
@@ -81,7 +80,7 @@ class CostDistribution:
                     f"cost distribution {self.spec}: uniform:LO,HI needs 0 <= LO < HI <= 1"
                 )
         elif self.kind == "logit-uniform":
-            lo, hi = float(expit(-LOGIT_RANGE)), float(expit(LOGIT_RANGE))
+            lo, hi = _expit(-LOGIT_RANGE), _expit(LOGIT_RANGE)
             if not lo <= p < q <= hi:
                 raise UserError(
                     f"cost distribution {self.spec}: logit-uniform:LO,HI needs "
@@ -122,11 +121,15 @@ class CostDistribution:
 
     @cached_property
     def _logit_width(self) -> float:
+        from scipy.special import logit
+
         return float(logit(self.q) - logit(self.p))
 
     # -- the density ---------------------------------------------------------------------
     def pdf(self, c: ArrayLike) -> FloatArray:
         """``w(c)``; 0 outside the support."""
+        from scipy.special import betaln
+
         c_arr = np.asarray(c, dtype=np.float64)
         lo, hi = self.support
         inside = (c_arr >= lo) & (c_arr <= hi)
@@ -148,6 +151,8 @@ class CostDistribution:
     def log_pdf(self, c: FloatArray, c1: FloatArray) -> FloatArray:
         """``log w(c)`` at points inside the support, given ``c`` and ``c1 = 1 - c`` (each
         accurate near its end)."""
+        from scipy.special import betaln
+
         if self.kind == "beta":
             return (self.p - 1) * np.log(c) + (self.q - 1) * np.log(c1) - betaln(self.p, self.q)
         if self.kind == "uniform":
@@ -157,7 +162,7 @@ class CostDistribution:
     def log_weight_logit(self, t: FloatArray) -> FloatArray:
         """``log(w(c) dc/dt)`` at ``c = expit(t)`` (the weight of quadrature in logit(c));
         ``-inf`` outside the support."""
-        from scipy.special import log_expit
+        from scipy.special import betaln, expit, log_expit
 
         lc, l1c = log_expit(t), log_expit(-t)
         if self.kind == "beta":
@@ -192,6 +197,8 @@ class CostDistribution:
             raise ValueError("k must be 0, 1, 2 or 3")
         xc = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
         if self.kind == "beta":
+            from scipy.special import betainc
+
             a, b = self.p, self.q
             ratio = math.prod((a + j) / (a + b + j) for j in range(k))  # B(a+k, b) / B(a, b)
             return ratio * betainc(a + k, b, xc)
@@ -221,6 +228,11 @@ class CostDistribution:
 def _number(x: float) -> str:
     """Shortest round-tripping text of ``x`` (``2.0`` -> ``'2'``)."""
     return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _expit(x: float) -> float:
+    """The logistic function of a number (no scipy: importing it costs more than this)."""
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _logit_antiderivative(k: int, x: FloatArray) -> FloatArray:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import betainc
 
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines, validate_scores
@@ -66,6 +65,8 @@ def refinement_convexified(lines: CostLines) -> float:
 
 def _beta_partial(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``integral_0^x w`` and ``integral_0^x c w`` for the Beta(a, b) density ``w``."""
+    from scipy.special import betainc  # here: most processes importing the metrics never use it
+
     return betainc(a, b, x), a / (a + b) * betainc(a + 1.0, b, x)
 
 

@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import requests
 
 from threshold_choice.atomic import write_bytes_atomic
 from threshold_choice.datasets.arff import read_arff
@@ -245,6 +244,8 @@ def fetch_from_openml(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
     source = spec.source
     openml_cache = Path(cache_dir) / "openml"
     openml_cache.mkdir(parents=True, exist_ok=True)
+    import requests  # here: runs from the mirror (the workflow's) never go online
+
     with _openml_settings(openml_cache, retries) as openml:
         try:
             dataset = openml.datasets.get_dataset(
@@ -299,6 +300,8 @@ def download(url: str, dest: Path, *, retries: int = 3, backoff: float = 1.0,
 
     An existing ``dest`` is reused. Raises ``requests.RequestException`` after the last try.
     """
+    import requests  # here: runs from the mirror (the workflow's) never go online
+
     if dest.is_file():
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -394,6 +397,8 @@ def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
     source = spec.source
     assert source.url is not None
     dest = Path(cache_dir) / "uci" / spec.name / source.url.rstrip("/").rsplit("/", 1)[-1]
+    import requests
+
     try:
         download(source.url, dest, retries=retries, backoff=backoff)
     except requests.RequestException as exc:

@@ -31,6 +31,7 @@ of cores. :func:`write_scores` writes them byte-identically for identical input.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,7 +44,7 @@ import pyarrow.parquet as pq
 from numpy.typing import NDArray
 from scipy.special import expit
 from sklearn.pipeline import Pipeline
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from threshold_choice.atomic import atomic_output
 from threshold_choice.errors import UserError
@@ -164,27 +165,29 @@ def score_model(
     if int(seed) < 0:
         raise UserError(f"seed must be >= 0, got {seed}.")
     complete = ~X.isna().any(axis=1).to_numpy()
-    frames: list[pd.DataFrame] = []
+    # each part of each split: (split number, part, its rows, their scores)
+    parts: list[tuple[int, str, NDArray[np.int64], NDArray[np.float64]]] = []
     timing_rows: list[tuple[int, float, float, float, float]] = []
-    # One thread: BLAS/OpenMP reductions can otherwise change with the core count. Set once
-    # (threadpoolctl scans the loaded libraries at every call, ~5 ms).
-    with threadpool_limits(limits=1):
+    # One thread: BLAS/OpenMP reductions can otherwise change with the core count.
+    with _thread_pools().limit(limits=1):
         for position, split in enumerate(splits, start=1):
-            split_frames, timing = _score_split(X, labels, complete, spec, split, position,
+            split_parts, timing = _score_split(X, labels, complete, spec, split, position,
                                                seed=seed, random_states=random_states,
                                                part_frames=part_frames)
-            frames.extend(split_frames)
+            parts.extend(split_parts)
             timing_rows.append(timing)
-    if frames:
-        scores = pd.concat(frames, ignore_index=True)
-    else:
-        scores = pd.DataFrame({
-            "split": np.array([], dtype=np.int32),
-            "part": pd.Series([], dtype="str"),
-            "row": np.array([], dtype=np.int64),
-            "label": np.array([], dtype=np.int8),
-            "score": np.array([], dtype=np.float64),
-        })
+    # one frame from all the parts (a frame per part would cost more than a small fit)
+    sizes = [rows.size for _, _, rows, _ in parts]
+    rows = np.concatenate([r for _, _, r, _ in parts]) if parts else np.array([], np.int64)
+    scores = pd.DataFrame({
+        "split": np.repeat(np.array([p[0] for p in parts], dtype=np.int32), sizes),
+        "part": pd.Series(np.repeat(np.array([p[1] for p in parts], dtype=object), sizes),
+                          dtype="str"),
+        "row": rows,
+        "label": labels[rows],
+        "score": (np.concatenate([np.clip(v, 0.0, 1.0) for _, _, _, v in parts]) if parts
+                  else np.array([], dtype=np.float64)),
+    })
     timings = pd.DataFrame({
         "split": np.array([t[0] for t in timing_rows], dtype=np.int32),
         "fit_seconds": np.array([t[1] for t in timing_rows], dtype=np.float64),
@@ -195,13 +198,27 @@ def score_model(
     return scores, timings
 
 
+_POOLS: tuple[int, ThreadpoolController] | None = None
+
+
+def _thread_pools() -> ThreadpoolController:
+    """The thread pools of the native libraries loaded in this process. Finding them costs
+    ~3 ms (more than a small dataset's fit), so they are looked for again only after a module
+    has been imported since the last time: a library comes with the import that loads it."""
+    global _POOLS
+    if _POOLS is None or _POOLS[0] != len(sys.modules):
+        _POOLS = (len(sys.modules), ThreadpoolController())
+    return _POOLS[1]
+
+
 def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np.bool_],
                  spec: ModelSpec, split: SplitLike, position: int, *, seed: int,
                  random_states: Mapping[int, Any] | None,
                  part_frames: dict[tuple[str, int], pd.DataFrame] | None,
-                 ) -> tuple[list[pd.DataFrame], tuple[int, float, float, float, float]]:
-    """Fit ``spec`` on one split's training part and score both parts: ``(the scores of both
-    parts, the timing row)`` (see :func:`score_model`)."""
+                 ) -> tuple[list[tuple[int, str, NDArray[np.int64], NDArray[np.float64]]],
+                            tuple[int, float, float, float, float]]:
+    """Fit ``spec`` on one split's training part and score both parts: ``((number, part,
+    rows, scores) of both parts, the timing row)`` (see :func:`score_model`)."""
     number = getattr(split, "iteration", None)
     number = int(number) if isinstance(number, (int, np.integer)) else position
     train = _rows(split.train, len(X), f"split {number}: train")
@@ -234,18 +251,9 @@ def _score_split(X: pd.DataFrame, labels: NDArray[np.int8], complete: NDArray[np
     done, done_cpu = time.perf_counter(), time.process_time()
     timing = (number, fitted - start, done - fitted, fitted_cpu - start_cpu,
               done_cpu - fitted_cpu)
-    frames = []
-    for part, rows in (("train", train), ("test", test)):
-        values = parts[part]
-        _check_scores(values, spec.name, number, part)
-        frames.append(pd.DataFrame({
-            "split": np.full(rows.size, number, dtype=np.int32),
-            "part": pd.Series([part] * rows.size, dtype="str"),
-            "row": rows,
-            "label": labels[rows],
-            "score": np.clip(values, 0.0, 1.0),
-        }))
-    return frames, timing
+    for part in ("train", "test"):
+        _check_scores(parts[part], spec.name, number, part)
+    return [(number, "train", train, parts["train"]), (number, "test", test, parts["test"])], timing
 
 
 def _rows_of(X: pd.DataFrame, rows: NDArray[np.int64], key: tuple[str, int],
