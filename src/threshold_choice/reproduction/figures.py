@@ -167,11 +167,17 @@ def figure_paths(stem: FigureTarget, formats: Sequence[str] = FIGURE_FORMATS) ->
 
 def _write(fig: Figure, stem: FigureTarget, data: pd.DataFrame,
            formats: Sequence[str] = FIGURE_FORMATS) -> dict[str, Path]:
+    import matplotlib
+
     paths = figure_paths(stem, formats)
     for i, ext in enumerate(ext for ext in paths if ext != "csv"):
         save_figure(fig, paths[ext])
         if i == 0:
-            fig.set_layout_engine("none")  # keep the first layout: constrained layout is slow
+            # keep the first layout: constrained layout is slow, and with any layout engine
+            # (even "none"'s placeholder) each save draws the figure twice
+            with matplotlib.rc_context({"figure.autolayout": False,
+                                        "figure.constrained_layout.use": False}):
+                fig.set_layout_engine(None)
     write_text_atomic(paths["csv"], data.to_csv(index=False))
     return paths
 
