@@ -102,6 +102,30 @@ def test_sampling_has_mode_c_and_respects_extremes():
     assert uniform.mean() == pytest.approx(0.5, abs=3e-3)
 
 
+@pytest.mark.parametrize("gamma", [0.0, 0.5, 10.0, 100.0, 1e4])
+def test_the_density_of_c_hat_is_the_beta_pdf_and_the_derivative_of_the_cdf(gamma):
+    from scipy.stats import beta as beta_dist  # the oracle
+
+    model = Uncertainty(gamma)
+    x = np.array([0.0, 1e-6, 0.05, 0.2, 0.2003, 0.5, 0.9, 1.0])
+    for c in (0.0, 0.2, 0.75, 1.0):
+        a, b = gamma * c + 1, gamma * (1 - c) + 1
+        np.testing.assert_allclose(model.pdf(x, c), beta_dist.pdf(x, a, b), rtol=1e-9,
+                                   atol=1e-300)
+        h = 1e-6
+        inner = x[(x > h) & (x < 1 - h)]
+        slope = (model.cdf(inner + h, c) - model.cdf(inner - h, c)) / (2 * h)
+        np.testing.assert_allclose(model.pdf(inner, c), slope, rtol=1e-4, atol=1e-7)
+    # outside [0, 1] there is no mass; the arguments broadcast
+    np.testing.assert_array_equal(model.pdf([-0.1, 1.1], 0.3), [0.0, 0.0])
+    assert model.pdf(np.full((2, 1), 0.4), np.array([0.1, 0.5, 0.9])).shape == (2, 3)
+
+
+def test_the_density_at_gamma_inf_is_refused():
+    with pytest.raises(UserError, match="point mass"):
+        Uncertainty(math.inf).pdf(0.5, 0.5)
+
+
 @pytest.mark.parametrize("bad", ["-1", "nan", "abc", -0.5])
 def test_invalid_gamma_is_rejected(bad):
     with pytest.raises(UserError, match="gamma"):

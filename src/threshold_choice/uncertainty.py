@@ -63,7 +63,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.interpolate import CubicSpline
-from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma
+from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma, xlogy
 
 from threshold_choice import beta_kernel
 from threshold_choice._typing import FloatArray
@@ -169,6 +169,20 @@ class Uncertainty:
         mean = a / n
         sd = np.sqrt(mean * (b / n) / (n + 1.0))  # the Beta's variance, without overflow
         return np.clip(mean + sd * rng.standard_normal(c_arr.shape), 0.0, 1.0)
+
+    def pdf(self, x: ArrayLike, c: ArrayLike) -> FloatArray:
+        """The density of ``c_hat`` at ``x`` given ``c``, broadcast over ``x`` and ``c``; 0
+        outside [0, 1]. Finite ``gamma`` only (at ``gamma = inf``, ``c_hat = c``: no
+        density)."""
+        if self.is_exact:
+            raise UserError("at gamma = inf, c_hat = c: it has no density (a point mass)")
+        x_arr, c_arr = np.broadcast_arrays(np.asarray(x, float), np.asarray(c, float))
+        a, b = self.alpha_beta(c_arr)
+        inside = (x_arr >= 0.0) & (x_arr <= 1.0)
+        xc = np.clip(x_arr, 0.0, 1.0)
+        # xlogy: 0 log 0 = 0, so the ends are right for a or b = 1
+        log_pdf = xlogy(a - 1.0, xc) + xlogy(b - 1.0, 1.0 - xc) - betaln(a, b)
+        return np.where(inside, np.exp(log_pdf), 0.0)
 
     def cdf(self, x: ArrayLike, c: ArrayLike) -> FloatArray:
         """``V(x | c) = P(c_hat <= x | c)``, broadcast over ``x`` and ``c``."""

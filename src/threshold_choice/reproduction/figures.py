@@ -509,8 +509,6 @@ def figure2_data(
     centres of ``bins`` equal bins of [0, 1], y = the density of ``n`` draws of
     ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)``) and ``density`` (the Beta pdf on a grid).
     ``gamma`` must be finite."""
-    from scipy.stats import beta as beta_dist  # here: scipy.stats is a second to import
-
     if n < 1 or bins < 1:
         raise UserError("n and bins must be >= 1")
     if any(math.isinf(g) or g < 0 for g in gammas):
@@ -521,11 +519,11 @@ def figure2_data(
     centres = (edges[:-1] + edges[1:]) / 2
     x = np.linspace(0.0005, 0.9995, 999)
     for c, gamma in ((c, g) for c in c_values for g in gammas):
-        dens, _ = np.histogram(Uncertainty(gamma).sample(np.full(n, c), rng), bins=edges,
-                               density=True)
+        model = Uncertainty(gamma)
+        dens, _ = np.histogram(model.sample(np.full(n, c), rng), bins=edges, density=True)
         panel = f"c = {c:g}, \u03b3 = {format_gamma(gamma)}"
         data.add(panel, "histogram", "c_hat", centres, dens)
-        data.add(panel, "density", "Beta", x, beta_dist.pdf(x, gamma * c + 1, gamma * (1 - c) + 1))
+        data.add(panel, "density", "Beta", x, model.pdf(x, c))
     return data.frame()
 
 
