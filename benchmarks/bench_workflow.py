@@ -154,11 +154,12 @@ def _watch_cpu(pid: int, own: dict[str, float],
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
-            child = _cpu_of(int(entry), tick)
+            child_pid = int(entry)
+            child = _cpu_of(child_pid, tick)
             if child is not None and child[1] == pid:
-                script = children[int(entry)][0] if int(entry) in children else \
-                    _script_of(int(entry))
-                children[int(entry)] = (script, child[2])
+                known = children.get(child_pid)
+                script = known[0] if known else _script_of(child_pid)
+                children[child_pid] = (script, child[2])
         time.sleep(0.2)
 
 

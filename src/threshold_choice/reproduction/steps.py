@@ -177,11 +177,7 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
     is_weka = is_weka_estimator(estimator_class)
     if is_weka:
         ensure_jvm(weka_jar=weka_jar)  # once per process: later Weka models reuse the JVM
-        # JPype runs a full Python garbage collection after every Java one (its GC linking),
-        # and a Weka fit makes many (174 for ozone's Logistic). With the objects that exist now
-        # (the imports') left out of Python's cyclic collections, each costs a tenth: ozone's
-        # Logistic 86 -> 76 CPU-s. Reference counting still frees them.
-        gc.freeze()
+        _freeze_imports()
     if "class_order" in inspect.signature(estimator_class).parameters:
         # Weka sees the class values in the ARFF's declared order (ties follow it)
         order = (1, 0) if data.class_labels[0] == data.label_of_class1 else (0, 1)
@@ -203,6 +199,15 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
     timings.insert(0, "dataset", data.name)
     timings["software"] = format_software(software_versions(weka=is_weka))
     return scores, timings
+
+
+@functools.cache  # once per process: a later call would also freeze a fitted model's garbage
+def _freeze_imports() -> None:
+    """Leave the objects that exist now (the imports', the JVM's proxies) out of Python's
+    cyclic garbage collections. JPype runs a full one after every Java collection (its GC
+    linking), and a Weka fit makes many (174 for ozone's Logistic); without these objects each
+    costs a tenth: ozone's Logistic 86 -> 76 CPU-s. Reference counting still frees them."""
+    gc.freeze()
 
 
 @functools.cache
