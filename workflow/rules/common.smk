@@ -8,14 +8,15 @@ from threshold_choice._yaml import safe_load
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator
 from threshold_choice.models.weka import is_weka_estimator
-from threshold_choice.reproduction.config import check_config
+from threshold_choice.reproduction.config import check_config, table_methods
 from threshold_choice.reproduction.jobs import dataset_jobs
 from threshold_choice.reproduction.paper import (
     CREDIT_A_FIGURES,
+    conditions_note,
     figure_models,
     figures_drawn,
 )
-from threshold_choice.reproduction.steps import conditions_note
+from threshold_choice.reproduction.tables import extends_paper, paper_models
 from threshold_choice.uncertainty import gamma_label
 
 try:
@@ -52,16 +53,28 @@ DATASETS = config["datasets"]
 WEKA_JAR = config["models"]["weka_jar"]
 
 
+def runs_weka(model):
+    """Whether configured model ``model`` runs a Weka learner."""
+    entry = MODEL_ENTRIES[model]
+    return is_weka_estimator(import_estimator(entry["estimator"], model=model))
+
+
 def weka_jar_input():
     """The configured weka.jar, an input of the score jobs when a configured model runs Weka
     (the score cache keys the Weka models on it, so changing it re-fits those only)."""
-    if not WEKA_JAR:
-        return []
-    for model in config["models"]["use"]:
-        entry = MODEL_ENTRIES[model]
-        if is_weka_estimator(import_estimator(entry["estimator"], model=model)):
-            return WEKA_JAR
+    if WEKA_JAR and any(runs_weka(model) for model in config["models"]["use"]):
+        return WEKA_JAR
     return []
+
+
+def learners():
+    """What the configured paper's model types run, baselines aside (the project's own in
+    every configuration): ``weka`` (all Weka learners, as in the paper), ``sklearn`` (none) or
+    ``mixed``; stored with the runs for the comparison's causes."""
+    paper = set(paper_models(config["comparison"]["published"]))
+    paper -= set(config["models"]["baselines"])
+    weka = {runs_weka(model) for model in config["models"]["use"] if model in paper}
+    return "mixed" if len(weka) > 1 else ("sklearn" if weka == {False} else "weka")
 
 
 def dataset_size(name):
@@ -134,11 +147,26 @@ def figure_files(stem):
     return [shown] + [f"{path}.{ext}" for ext in FIGURE_FORMATS[1:]] + [f"{path}.csv"]
 
 
+# a configuration with datasets or model types beyond the paper's gets extended Tables 7 and 8
+# (every run) beside the paper's (its datasets and model types only)
+EXTENDS_PAPER = extends_paper(DATASETS, MODELS, config["comparison"]["published"])
+
+
+def tables_78(folder, number):
+    """The CSVs of Table ``number`` (7 or 8) at every gamma, in ``folder``."""
+    return [f"{folder}/table{number}_gamma-{g}.csv" for g in GAMMAS]
+
+
+def extended_tables(number):
+    """The extended Table ``number`` CSVs (none when the configuration is within the paper)."""
+    return tables_78(f"{R}/tables/extended", number) if EXTENDS_PAPER else []
+
+
 def table_outputs():
-    stems = [f"{R}/tables/table5"]
-    for g in GAMMAS:
-        stems += [f"{R}/tables/table7_gamma-{g}", f"{R}/tables/table8_gamma-{g}"]
-    return [f"{stem}.{ext}" for stem in stems for ext in TABLE_FORMATS]
+    csvs = [f"{R}/tables/table5.csv"]
+    for number in (7, 8):
+        csvs += tables_78(f"{R}/tables", number) + extended_tables(number)
+    return [f"{csv[:-4]}.{ext}" for csv in csvs for ext in TABLE_FORMATS]
 
 
 def credit_a_models():

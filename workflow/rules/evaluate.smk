@@ -57,5 +57,9 @@ rule collect_runs:
         f"{R}/benchmarks/collect_runs.tsv"
     conda:
         "../../environment.yml"
+    params:
+        # stored with the runs: what they measured (the comparison reads it)
+        settings=config["evaluation"],
+        learners=learners(),
     script:
         "../scripts/collect_runs.py"

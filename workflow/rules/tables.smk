@@ -28,30 +28,33 @@ rule tables:
     output:
         table7=[
             report(
-                f"{R}/tables/table7_gamma-{g}.csv",
+                path,
                 caption="../report/table7.rst",
                 category="Tables",
                 subcategory="Table 7 (by model)",
             )
-            for g in GAMMAS
+            for path in tables_78(f"{R}/tables", 7)
         ],
         table8=[
             report(
-                f"{R}/tables/table8_gamma-{g}.csv",
+                path,
                 caption="../report/table8.rst",
                 category="Tables",
                 subcategory="Table 8 (by dataset)",
             )
-            for g in GAMMAS
+            for path in tables_78(f"{R}/tables", 8)
         ],
+        extended7=extended_tables(7),
+        extended8=extended_tables(8),
         other=[
             path
-            for g in GAMMAS
-            for stem in (
-                f"{R}/tables/table7_gamma-{g}",
-                f"{R}/tables/table8_gamma-{g}",
-            )
-            for path in extra_table_outputs(stem)
+            for csv in [
+                *tables_78(f"{R}/tables", 7),
+                *tables_78(f"{R}/tables", 8),
+                *extended_tables(7),
+                *extended_tables(8),
+            ]
+            for path in extra_table_outputs(csv[:-4])
         ],
     log:
         f"{R}/logs/tables.log",
@@ -65,5 +68,7 @@ rule tables:
         baselines=BASELINES,
         conditions=conditions_note(config["evaluation"]),
         published=config["comparison"]["published"],
+        methods=table_methods(config),
+        datasets=DATASETS,
     script:
         "../scripts/tables.py"

@@ -3,4 +3,9 @@
 from threshold_choice.reproduction.steps import log_to, step_collect
 
 with log_to(snakemake.log[0]):
-    step_collect(list(snakemake.input), snakemake.output.runs)
+    step_collect(
+        list(snakemake.input),
+        snakemake.output.runs,
+        snakemake.params.settings,
+        learners=snakemake.params.learners,
+    )

@@ -1,4 +1,4 @@
-"""Rule tables: Tables 7 and 8 at every configured gamma."""
+"""Rule tables: Tables 7 and 8 at every configured gamma (and their extended versions)."""
 
 from threshold_choice.reproduction.steps import log_to, step_tables
 
@@ -12,4 +12,8 @@ with log_to(snakemake.log[0]):
         published_dir=snakemake.params.published,
         formats=snakemake.params.formats,
         conditions=snakemake.params.conditions,
+        methods=snakemake.params.methods,
+        datasets=snakemake.params.datasets,
+        extended_table7=list(snakemake.output.extended7),
+        extended_table8=list(snakemake.output.extended8),
     )

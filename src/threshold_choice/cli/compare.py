@@ -10,23 +10,45 @@ from pathlib import Path
 import pandas as pd
 
 from threshold_choice.errors import UserError
-from threshold_choice.reproduction.comparison import DEFAULT_TOLERANCE, compare_results
+from threshold_choice.reproduction.comparison import (
+    DEFAULT_TOLERANCE,
+    TABLE_SPECS,
+    compare_results,
+    differing_cells,
+)
 from threshold_choice.reproduction.tables import PUBLISHED_DIR
 
 
 def _run(args: argparse.Namespace) -> int:
     if not args.tolerance >= 0:  # also NaN
         raise UserError(f"--tolerance must be a number >= 0, got {args.tolerance}")
-    out = compare_results(args.results, args.published, args.tolerance)
-    with pd.option_context("display.width", 120, "display.max_columns", 20):
-        print(out["summary"].to_string(index=False))
+    out = compare_results(args.results, args.published, args.tolerance, causes=args.causes)
+    summary = out["summary"]
+    with pd.option_context("display.width", 120, "display.max_columns", 20,
+                           "display.max_colwidth", 200):
+        print(summary.drop(columns=["published_applies", "note"]).to_string(index=False))
+        note = str(summary["note"].iloc[0]) if len(summary) else ""
+        if note and note != "nan":
+            print(f"note: {note}")
+        diffs = {name: out[name] for name in TABLE_SPECS}
+        cells = differing_cells(diffs)
+        not_run = sum(int((d["status"] == "missing in ours").sum()) for d in diffs.values())
+        if not_run:
+            print(f"published cells this run does not have (datasets or models not run): "
+                  f"{not_run}")
+        print(f"\ncells that differ from the published value: {len(cells)}")
+        for row in cells.itertuples():
+            print(f"  {row.table} {row.key} {row.column}: ours {row.ours:.6g}, published "
+                  f"{row.published:.6g}, difference {row.difference:+.6g}; cause: "
+                  f"{row.cause or 'unknown'}")
         findings = out["findings"]
         print(
             f"\nqualitative findings reproduced: {int(findings['reproduced'].sum())} "
             f"of {len(findings)}"
         )
         for row in findings.itertuples():
-            print(f"  [{'yes' if row.reproduced else 'no '}] {row.id}")
+            why = f": {row.cause}" if row.cause else ""
+            print(f"  [{'yes' if row.reproduced else 'no '}] {row.id}{why}")
     print(f"\nwritten to {Path(args.results) / 'comparison'}")
     return 0
 
@@ -38,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Reads RESULTS/tables/{table5,table7_gamma-inf,table8_gamma-inf}.csv and "
             "RESULTS/runs.parquet; writes RESULTS/comparison/{table5,table7,table8}_diff.csv, "
-            "summary.csv and findings.csv; prints the summary."
+            "summary.csv and findings.csv; prints the summary, every cell that differs with its "
+            "known cause, and the findings."
         ),
     )
     parser.add_argument("--results", required=True, type=Path, help="the results folder")
@@ -47,6 +70,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=PUBLISHED_DIR,
         help=f"folder of the published tables (default: {PUBLISHED_DIR})",
+    )
+    parser.add_argument(
+        "--causes",
+        type=Path,
+        default=None,
+        help="CSV of known causes of differences (default: known_causes.csv in --published)",
     )
     parser.add_argument(
         "--tolerance",

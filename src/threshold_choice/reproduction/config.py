@@ -214,6 +214,12 @@ def _check_published(config: Mapping[str, Any], root: Path) -> None:
         )
 
 
+def table_methods(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The methods shown in Tables 7 and 8: ``outputs.table_methods``, by default the
+    paper's four."""
+    return tuple(config.get("outputs", {}).get("table_methods") or PAPER_METHODS)
+
+
 def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     """Raise :class:`UserError` naming the first problem of ``config`` and its fix (see the
     module docstring); log a warning for a configured mirror folder that does not exist.
@@ -238,6 +244,12 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
         raise UserError(
             f"config: evaluation.methods lacks {', '.join(missing)}; the paper's tables need "
             "test-optimal, train-optimal, score-driven and rate-driven"
+        )
+    not_run = [m for m in table_methods(config) if m not in config["evaluation"]["methods"]]
+    if not_run:
+        raise UserError(
+            f"config: outputs.table_methods names {', '.join(not_run)}, which "
+            "evaluation.methods does not evaluate; add them there or remove them from the tables"
         )
     _check_gammas(config["evaluation"]["gammas"])
     _check_published(config, root)

@@ -10,8 +10,9 @@ uncertainty model (``uncertainty.PAPER_GAMMAS``) and read here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # the paper's methods and certainty levels are the library's defaults, defined with the methods
 # and the uncertainty model
@@ -23,16 +24,78 @@ BASELINES: tuple[str, ...] = ("Prior", "Random")
 
 # -- the published tables' columns ---------------------------------------------------------------
 
+def method_column(method: str) -> str:
+    """The column of a method's loss in Tables 7 and 8: its name with ``-`` -> ``_``."""
+    return method.replace("-", "_")
+
+
 #: method name -> column name in Tables 7 and 8
-METHOD_COLUMNS: dict[str, str] = {m: m.replace("-", "_") for m in PAPER_METHODS}
+METHOD_COLUMNS: dict[str, str] = {m: method_column(m) for m in PAPER_METHODS}
 METRIC_COLUMNS: tuple[str, ...] = ("AUC", "BS", "CL", "RL")
 LOSS_COLUMNS: tuple[str, ...] = tuple(METHOD_COLUMNS.values())
-#: the shares of runs where score-driven / rate-driven beat train-optimal
-SHARE_COLUMNS: tuple[str, ...] = ("sc_vs_tr", "rd_vs_tr")
+#: the shares of runs where score-driven / rate-driven beat train-optimal: share column ->
+#: (the reference method, the method compared with it)
+SHARE_METHODS: dict[str, tuple[str, str]] = {
+    "sc_vs_tr": ("train-optimal", "score-driven"),
+    "rd_vs_tr": ("train-optimal", "rate-driven"),
+}
+SHARE_COLUMNS: tuple[str, ...] = tuple(SHARE_METHODS)
 VALUE_COLUMNS: tuple[str, ...] = (*METRIC_COLUMNS, *LOSS_COLUMNS, *SHARE_COLUMNS)
+
+
+def value_columns(methods: Iterable[str] = PAPER_METHODS) -> tuple[str, ...]:
+    """The value columns of Tables 7 and 8 showing ``methods``: the metrics, one loss column
+    per method, and each share whose two methods are shown (:data:`VALUE_COLUMNS` for the
+    paper's four)."""
+    methods = tuple(methods)
+    shares = tuple(s for s, pair in SHARE_METHODS.items() if set(pair) <= set(methods))
+    return (*METRIC_COLUMNS, *map(method_column, methods), *shares)
 TABLE5_COLUMNS: tuple[str, ...] = ("number", "dataset", "instances", "attributes", "majority")
 TABLE7_COLUMNS: tuple[str, ...] = ("model", *VALUE_COLUMNS)
 TABLE8_COLUMNS: tuple[str, ...] = ("number", "dataset", *VALUE_COLUMNS)
+
+# -- the conditions of the published numbers ------------------------------------------------------
+
+#: the evaluation settings that define what the published numbers measure: the true cost
+#: proportion c uniform on [0, 1], the test set's class proportions, accuracy-based loss. A run
+#: under other values measures something else: the published numbers do not apply to it.
+PAPER_CONDITIONS: dict[str, Any] = {"cost_distribution": "uniform", "prior": None,
+                                    "loss": "accuracy"}
+#: how the paper estimated those numbers (its grid estimator and two conventions of the
+#: authors' code). Another estimator measures the same quantity, so the comparison still
+#: applies; its notes say which differ.
+PAPER_ESTIMATION: dict[str, Any] = {"estimator": "grid", "grid_size": 1000,
+                                    "rate_threshold_offset": 1.0e-7, "tie_breaking": "authors"}
+_SAME_DISTRIBUTION = {"uniform", "uniform:0,1"}
+
+
+def conditions_note(evaluation: Mapping[str, Any]) -> str:
+    """The operating conditions of ``evaluation`` settings (the config's ``evaluation``
+    mapping; absent keys take the paper's values) that differ from :data:`PAPER_CONDITIONS`,
+    for captions and the comparison; ``""`` when they are the paper's."""
+    notes = []
+    distribution = str(evaluation.get("cost_distribution", "uniform")).strip()
+    if distribution not in _SAME_DISTRIBUTION:
+        notes.append(f"c ~ {distribution}")
+    if evaluation.get("prior") is not None:
+        notes.append(f"deployment class-0 proportion {evaluation['prior']}")
+    if evaluation.get("loss", "accuracy") != "accuracy":
+        notes.append(f"{evaluation['loss']} loss")
+    return "; ".join(notes)
+
+
+def estimation_note(evaluation: Mapping[str, Any]) -> str:
+    """The estimation settings of ``evaluation`` that differ from :data:`PAPER_ESTIMATION`
+    (e.g. ``"estimator exact (paper: grid)"``); ``""`` when they are the paper's."""
+    notes = []
+    for key, paper in PAPER_ESTIMATION.items():
+        value = evaluation.get(key, paper)
+        if key == "grid_size" and evaluation.get("estimator", "grid") == "exact":
+            continue  # the exact estimator has no grid
+        if value != paper:
+            notes.append(f"{key} {value} (paper: {paper})")
+    return "; ".join(notes)
+
 
 # -- the figures ---------------------------------------------------------------------------------
 
@@ -89,14 +152,21 @@ __all__ = [
     "LOSS_COLUMNS",
     "METHOD_COLUMNS",
     "METRIC_COLUMNS",
+    "PAPER_CONDITIONS",
+    "PAPER_ESTIMATION",
     "PAPER_GAMMAS",
     "PAPER_METHODS",
     "SHARE_COLUMNS",
+    "SHARE_METHODS",
     "TABLE5_COLUMNS",
     "TABLE7_COLUMNS",
     "TABLE8_COLUMNS",
     "VALUE_COLUMNS",
     "FigureSpec",
+    "conditions_note",
+    "estimation_note",
     "figure_models",
     "figures_drawn",
+    "method_column",
+    "value_columns",
 ]

@@ -399,11 +399,41 @@ def step_evaluate(
         write_csv(pd.DataFrame(timings, columns=columns), out_timings)
 
 
-def step_collect(run_files: Sequence[Path | str], out: Path | str) -> None:
-    """Concatenate per-(dataset, model) runs into one table, in a fixed order."""
+#: key of the runs table's parquet metadata: what the runs measured (see :func:`step_collect`)
+RUNS_METADATA_KEY = b"threshold_choice.runs"
+
+
+def step_collect(
+    run_files: Sequence[Path | str], out: Path | str,
+    settings: Mapping[str, Any] | None = None, *, learners: str | None = None,
+) -> None:
+    """Concatenate per-(dataset, model) runs into one table, in a fixed order. ``settings``
+    (the config's ``evaluation``) and ``learners`` (``weka``: the paper's Weka learners,
+    ``sklearn``: their scikit-learn analogues, ``mixed``) go with it, in the parquet metadata
+    (:func:`read_runs_metadata`), so that whoever reads the table knows what it measured."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     runs = pd.concat([pd.read_parquet(p) for p in run_files], ignore_index=True)
     runs = runs.sort_values(list(RUN_KEYS), kind="stable").reset_index(drop=True)
-    write_parquet(runs, out)
+    table = pa.Table.from_pandas(runs, preserve_index=False)
+    if settings is not None or learners is not None:
+        about = {"evaluation": dict(settings or {}), "learners": learners}
+        text = json.dumps(about, sort_keys=True, default=str).encode()
+        table = table.replace_schema_metadata({**table.schema.metadata,
+                                               RUNS_METADATA_KEY: text})
+    with atomic_output(out) as tmp:
+        pq.write_table(table, tmp)
+
+
+def read_runs_metadata(path: Path | str) -> dict[str, Any] | None:
+    """What :func:`step_collect` stored with the runs table ``path`` (``evaluation``: the
+    settings, ``learners``), or ``None`` for a table written without it."""
+    import pyarrow.parquet as pq
+
+    metadata = pq.read_schema(path).metadata or {}
+    text = metadata.get(RUNS_METADATA_KEY)
+    return None if text is None else json.loads(text)
 
 
 def gamma_of_label(label: str) -> float:
@@ -426,17 +456,12 @@ def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
     write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
 
 
-def conditions_note(evaluation: Mapping[str, Any]) -> str:
-    """The operating conditions of ``evaluation`` settings that differ from the paper's
-    (uniform c, the test set's class proportions, accuracy), for captions; "" for the paper."""
-    notes = []
-    if evaluation.get("cost_distribution", "uniform") not in ("uniform", "uniform:0,1"):
-        notes.append(f"c ~ {evaluation['cost_distribution']}")
-    if evaluation.get("prior") is not None:
-        notes.append(f"deployment class-0 proportion {evaluation['prior']}")
-    if evaluation.get("loss", "accuracy") != "accuracy":
-        notes.append(f"{evaluation['loss']} loss")
-    return "; ".join(notes)
+def _no_rows(keys: Sequence[str], methods: Sequence[str]) -> pd.DataFrame:
+    """A table with the columns of Table 7 or 8 (``keys``, then the values of ``methods``) and
+    no rows."""
+    from threshold_choice.reproduction.paper import value_columns
+
+    return pd.DataFrame(columns=[*keys, *value_columns(methods)])
 
 
 def step_tables(
@@ -449,35 +474,71 @@ def step_tables(
     published_dir: Path | str,
     formats: Sequence[str] | None = None,
     conditions: str = "",
+    methods: Sequence[str] | None = None,
+    datasets: Sequence[str] = (),
+    extended_table7: Sequence[Path | str] = (),
+    extended_table8: Sequence[Path | str] = (),
 ) -> None:
     """Tables 7 (by model) and 8 (by dataset, without the baselines) at each of ``gammas``
     (labels such as ``inf``, ``16``), written to ``out_table7[i]`` / ``out_table8[i]`` (CSV; the
     other ``formats``, default :data:`~threshold_choice.reproduction.tables.TABLE_FORMATS`,
-    beside them).
-    ``conditions``: operating conditions other than the paper's, for the captions
-    (:func:`conditions_note`)."""
-    from threshold_choice.reproduction.tables import TABLE_FORMATS, table7, table8, write_table
+    beside them), with a loss column per method of ``methods`` (default the paper's four).
 
-    if not len(gammas) == len(out_table7) == len(out_table8):
+    These are the paper's tables: over its datasets and model types only
+    (:func:`~threshold_choice.reproduction.tables.paper_part`). When ``extended_table7`` and
+    ``extended_table8`` are given (one per gamma), the same tables over every run go there too,
+    the datasets beyond the paper's numbered after its 26 in the order of ``datasets``.
+    ``conditions``: operating conditions other than the paper's
+    (:func:`threshold_choice.reproduction.paper.conditions_note`), said in every caption
+    together with the fact that the published numbers do not apply."""
+    from threshold_choice.reproduction.paper import PAPER_METHODS
+    from threshold_choice.reproduction.tables import (
+        TABLE_FORMATS,
+        extended_numbers,
+        paper_part,
+        table7,
+        table8,
+        write_table,
+    )
+
+    n = len(gammas)
+    if not n == len(out_table7) == len(out_table8):
         raise UserError("the tables step needs one Table 7 and one Table 8 output per gamma")
+    if len(extended_table7) not in (0, n) or len(extended_table8) != len(extended_table7):
+        raise UserError("the tables step needs no extended tables or one of each per gamma")
     formats = formats or TABLE_FORMATS
+    methods = tuple(methods or PAPER_METHODS)
     runs = pd.read_parquet(runs_path)
     published = Path(published_dir)
-    suffix = f" ({conditions})" if conditions else ""  # the paper's conditions go unsaid
-    for gamma, path7, path8 in zip(gammas, out_table7, out_table8, strict=True):
-        g = gamma_of_label(gamma)
-        write_table(
-            table7(runs, g, published_dir=published),
-            Path(path7).with_suffix(""),
-            caption=f"Table 7: means by model type, gamma = {gamma}{suffix}",
-            formats=formats,
-        )
-        write_table(
-            table8(runs, g, tuple(baselines), published_dir=published),
-            Path(path8).with_suffix(""),
-            caption=f"Table 8: means by dataset (non-baseline models), gamma = {gamma}{suffix}",
-            formats=formats,
-        )
+    # the paper's conditions go unsaid
+    suffix = f" ({conditions}: the published numbers do not apply)" if conditions else ""
+    tables: list[tuple[pd.DataFrame, Sequence[Path | str], Sequence[Path | str], str,
+                       dict[str, int] | None]] = [
+        (paper_part(runs, published), out_table7, out_table8, "", None)]
+    if extended_table7:
+        tables.append((runs, extended_table7, extended_table8,
+                       ", extended (every configured model and dataset)",
+                       extended_numbers(datasets, published)))
+    for frame, paths7, paths8, kind, numbers in tables:
+        for gamma, path7, path8 in zip(gammas, paths7, paths8, strict=True):
+            g = gamma_of_label(gamma)
+            empty = frame.empty  # a configuration without any of the paper's runs
+            write_table(
+                _no_rows(["model"], methods) if empty else
+                table7(frame, g, published_dir=published, methods=methods),
+                Path(path7).with_suffix(""),
+                caption=f"Table 7{kind}: means by model type, gamma = {gamma}{suffix}",
+                formats=formats,
+            )
+            write_table(
+                _no_rows(["number", "dataset"], methods) if empty else
+                table8(frame, g, tuple(baselines), published_dir=published, methods=methods,
+                       numbers=numbers),
+                Path(path8).with_suffix(""),
+                caption=f"Table 8{kind}: means by dataset (non-baseline models), "
+                f"gamma = {gamma}{suffix}",
+                formats=formats,
+            )
 
 
 def _run_scores(path: Path | str, split: int = 1) -> Any:
@@ -497,7 +558,7 @@ def step_figures_runs(
     """Figs 5 (expected loss vs gamma per model type, without ``baselines``) and 6 (per-run
     scatter at gamma = inf and the lowest gamma of the runs, 0 in the paper), each written to
     its files ``fig5`` / ``fig6``; ``conditions``: operating conditions other than the paper's,
-    for the titles (:func:`conditions_note`)."""
+    for the titles (:func:`threshold_choice.reproduction.paper.conditions_note`)."""
     from threshold_choice.reproduction.figures import figure5, figure6
 
     runs = pd.read_parquet(runs_path)
@@ -565,7 +626,7 @@ def step_compare(
     with the published tables, and the Sect. 6 findings on ``runs_path`` (``baselines``: the
     configured baseline model types, left out where the findings speak of the non-baseline
     ones), written to ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``,
-    ``findings``)."""
+    ``findings``); :func:`threshold_choice.reproduction.comparison.compare_files`."""
     from threshold_choice.reproduction.comparison import compare_files
 
     compare_files(tables, runs_path, outputs, published_dir, tolerance, baselines=baselines)

@@ -36,10 +36,14 @@ from threshold_choice.reproduction.paper import (  # the published tables' colum
     LOSS_COLUMNS,
     METHOD_COLUMNS,
     METRIC_COLUMNS,
+    PAPER_METHODS,
     SHARE_COLUMNS,
+    SHARE_METHODS,
     TABLE7_COLUMNS,
     TABLE8_COLUMNS,
     VALUE_COLUMNS,
+    method_column,
+    value_columns,
 )
 from threshold_choice.reproduction.steps import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
@@ -87,18 +91,54 @@ def runs_at_gamma(
         first = at.loc[dup, keys].iloc[0].to_dict()
         raise UserError(f"runs table has {int(dup.sum())} duplicated run(s), e.g. {first}")
     losses = at.pivot(index=list(RUN_KEYS), columns="method", values="loss")
-    losses.columns = [METHOD_COLUMNS.get(m, str(m).replace("-", "_")) for m in losses.columns]
+    losses.columns = [method_column(str(m)) for m in losses.columns]
     # The metrics are repeated on each row of a run: take the first.
     metrics = at.groupby(list(RUN_KEYS), sort=False)[list(METRIC_COLUMNS)].first()
     wide = metrics.join(losses).reset_index()
     for col in LOSS_COLUMNS:
         if col not in wide.columns:
             wide[col] = np.nan
-    train = wide["train_optimal"]
-    for share, other in (("sc_vs_tr", "score_driven"), ("rd_vs_tr", "rate_driven")):
-        wins = (train >= wide[other] - tie_tolerance).astype(float)
-        wide[share] = wins.where(train.notna() & wide[other].notna())
+    for share, (reference, other) in SHARE_METHODS.items():
+        ref, oth = wide[method_column(reference)], wide[method_column(other)]
+        wins = (ref >= oth - tie_tolerance).astype(float)
+        wide[share] = wins.where(ref.notna() & oth.notna())
     return wide
+
+
+def paper_datasets(published_dir: Path = PUBLISHED_DIR) -> list[str]:
+    """The paper's datasets: those of the published Table 5, in its order."""
+    return _published_order(published_dir, "table5", "dataset")
+
+
+def paper_models(published_dir: Path = PUBLISHED_DIR) -> list[str]:
+    """The paper's model types: the rows of the published Table 7, in its order."""
+    return _published_order(published_dir, "table7", "model")
+
+
+def paper_part(runs: pd.DataFrame, published_dir: Path = PUBLISHED_DIR) -> pd.DataFrame:
+    """The rows of ``runs`` on the paper's datasets (:func:`paper_datasets`, matched
+    case-insensitively) and model types (:func:`paper_models`): what the published numbers
+    speak of, whatever else a configuration adds."""
+    datasets = {d.lower() for d in paper_datasets(published_dir)}
+    models = set(paper_models(published_dir))
+    if not datasets or not models:
+        raise UserError(
+            f"{published_dir} lacks the published Tables 5 and 7 "
+            f"({PUBLISHED_FILES['table5']}, {PUBLISHED_FILES['table7']}); set "
+            "comparison.published to the folder that holds them"
+        )
+    keep = runs["dataset"].str.lower().isin(datasets) & runs["model"].isin(models)
+    return runs[keep.to_numpy()]
+
+
+def extends_paper(
+    datasets: Sequence[str], models: Sequence[str], published_dir: Path = PUBLISHED_DIR
+) -> bool:
+    """Whether a configuration running ``models`` on ``datasets`` has any dataset or model
+    type beyond the paper's (:func:`paper_part`): then it gets extended tables too."""
+    paper = {d.lower() for d in paper_datasets(published_dir)}
+    return bool({d.lower() for d in datasets} - paper
+                or set(models) - set(paper_models(published_dir)))
 
 
 def _published_order(published_dir: Path, table: str, column: str) -> list[str]:
@@ -108,6 +148,10 @@ def _published_order(published_dir: Path, table: str, column: str) -> list[str]:
     return [str(v) for v in pd.read_csv(path)[column]]
 
 
+def _means(wide: pd.DataFrame, by: str, columns: Sequence[str]) -> pd.DataFrame:
+    return wide.reindex(columns=[by, *columns]).groupby(by)[list(columns)].mean()
+
+
 def table7(
     runs: pd.DataFrame,
     gamma: float,
@@ -115,21 +159,25 @@ def table7(
     model_order: Sequence[str] | None = None,
     published_dir: Path = PUBLISHED_DIR,
     tie_tolerance: float = TIE_TOLERANCE,
+    methods: Sequence[str] = PAPER_METHODS,
 ) -> pd.DataFrame:
     """Table 7: per model type, the means over its runs (datasets x splits) at ``gamma``.
 
-    Columns :data:`TABLE7_COLUMNS`. Rows in ``model_order`` (default: the order of the
-    published Table 7 in ``published_dir``), then any other model types alphabetically.
+    Columns ``model`` and :func:`~threshold_choice.reproduction.paper.value_columns` of
+    ``methods`` (:data:`TABLE7_COLUMNS` for the paper's four; a method without runs has an
+    empty column). Rows in ``model_order`` (default: the order of the published Table 7 in
+    ``published_dir``), then any other model types alphabetically.
     """
     wide = runs_at_gamma(runs, gamma, tie_tolerance=tie_tolerance)
-    means = wide.groupby("model")[list(VALUE_COLUMNS)].mean()
+    columns = value_columns(methods)
+    means = _means(wide, "model", columns)
     order = list(model_order) if model_order is not None else None
     if order is None:
         order = _published_order(published_dir, "table7", "model")
     present = [m for m in order if m in means.index]
     extra = sorted(m for m in means.index if m not in set(order))
     out = means.loc[present + extra].reset_index()
-    return out[list(TABLE7_COLUMNS)]
+    return out[["model", *columns]]
 
 
 def table5_numbers(published_dir: Path = PUBLISHED_DIR) -> dict[str, int]:
@@ -141,6 +189,20 @@ def table5_numbers(published_dir: Path = PUBLISHED_DIR) -> dict[str, int]:
     return {str(d).lower(): int(n) for d, n in zip(frame["dataset"], frame["number"], strict=True)}
 
 
+def extended_numbers(
+    datasets: Sequence[str], published_dir: Path = PUBLISHED_DIR
+) -> dict[str, int]:
+    """Numbers for the extended Table 8: the published Table 5's for the paper's datasets,
+    then the next numbers for the others of ``datasets``, in their order."""
+    numbers = table5_numbers(published_dir)
+    following = max(numbers.values(), default=0)
+    for name in datasets:
+        if name.lower() not in numbers:
+            following += 1
+            numbers[name.lower()] = following
+    return numbers
+
+
 def table8(
     runs: pd.DataFrame,
     gamma: float,
@@ -149,29 +211,32 @@ def table8(
     numbers: Mapping[str, int] | None = None,
     published_dir: Path = PUBLISHED_DIR,
     tie_tolerance: float = TIE_TOLERANCE,
+    methods: Sequence[str] = PAPER_METHODS,
 ) -> pd.DataFrame:
     """Table 8: per dataset, the means over its runs of the non-baseline model types at
     ``gamma``.
 
-    Columns :data:`TABLE8_COLUMNS`; ``number`` is the dataset's number in Table 5
-    (``numbers``, matched case-insensitively; default: the published Table 5; missing for an
-    unknown dataset). Rows sorted by ``test_optimal`` ascending, ties by ``number``, as the
-    paper says (its printed table has one inversion at 3 decimals: Lung-cancer 0.146 before
-    Heart-statlog 0.145).
+    Columns ``number, dataset`` and :func:`~threshold_choice.reproduction.paper.value_columns`
+    of ``methods`` (:data:`TABLE8_COLUMNS` for the paper's four); ``number`` is the dataset's
+    number in Table 5 (``numbers``, matched case-insensitively; default: the published Table 5;
+    missing for an unknown dataset; :func:`extended_numbers` numbers the others). Rows sorted
+    by ``test_optimal`` ascending (shown or not), ties by ``number``, as the paper says (its
+    printed table has one inversion at 3 decimals: Lung-cancer 0.146 before Heart-statlog
+    0.145).
     """
     wide = runs_at_gamma(runs, gamma, tie_tolerance=tie_tolerance)
     wide = wide[~wide["model"].isin(list(baselines))]
     if wide.empty:
         raise UserError(f"no runs of non-baseline models at gamma = {format_gamma(gamma)}")
-    means = wide.groupby("dataset")[list(VALUE_COLUMNS)].mean().reset_index()
+    columns = value_columns(methods)
+    order = "test_optimal"
+    means = _means(wide, "dataset", list(dict.fromkeys([*columns, order]))).reset_index()
     lookup = {k.lower(): v for k, v in (numbers or table5_numbers(published_dir)).items()}
     means["number"] = pd.array(
         [lookup.get(str(d).lower()) for d in means["dataset"]], dtype="Int64"
     )
-    means = means.sort_values(
-        ["test_optimal", "number", "dataset"], kind="stable", na_position="last"
-    )
-    return means[list(TABLE8_COLUMNS)].reset_index(drop=True)
+    means = means.sort_values([order, "number", "dataset"], kind="stable", na_position="last")
+    return means[["number", "dataset", *columns]].reset_index(drop=True)
 
 
 # -- writers -----------------------------------------------------------------------------------
@@ -412,9 +477,15 @@ __all__ = [
     "TABLE8_COLUMNS",
     "TABLE_FORMATS",
     "TIE_TOLERANCE",
+    "VALUE_COLUMNS",
     "TableMarks",
     "cell_marks",
     "check_table_formats",
+    "extended_numbers",
+    "extends_paper",
+    "paper_datasets",
+    "paper_models",
+    "paper_part",
     "runs_at_gamma",
     "table5_numbers",
     "table7",
