@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import copy
 import filecmp
+import re
+import shutil
+import subprocess
 
 import pandas as pd
 import pytest
@@ -109,3 +112,31 @@ def test_table_methods_choose_the_columns_of_tables_7_and_8(runs):
     assert "score_uniform" in t7.columns and t7["score_uniform"].notna().all()
     t7_paper = pd.read_csv(runs["paper"] / "tables" / "table7_gamma-inf.csv")
     assert "score_uniform" not in t7_paper.columns
+
+
+def _rendered_text(dom: str) -> str:
+    """The page's markup without its scripts (where the report keeps its data as strings)."""
+    return re.sub(r"<script\b.*?</script>", "", dom, flags=re.S)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None,
+                    reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_the_report_opens_in_a_browser_on_the_headline_and_the_marked_tables(runs, tmp_path):
+    report = tmp_path / "report.html"
+    config = runs["paper"].parent / "config.yaml"
+    snakemake("--report", str(report), config_file=config)
+    html = report.read_text()
+    assert "UEFSMQ" not in html  # no parquet embedded (base64 of its magic bytes "PAR1")
+    dom = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+         "--virtual-time-budget=10000", "--dump-dom", report.as_uri()],
+        capture_output=True, text=True, timeout=180, check=True,
+    ).stdout
+    page = _rendered_text(dom)
+    summary = pd.read_csv(runs["paper"] / "comparison" / "summary.csv").set_index("table")
+    within, cells = summary.loc["table7", ["within_tolerance", "cells"]]
+    missing = summary.loc["table7", "missing"]
+    assert "Reproduction of Ferri, Hernandez-Orallo and Flach" in page
+    assert f"<b>{within} of {cells - missing}</b>" in page  # the headline's count
+    assert '<table class="tc">' in page and 'class="differs"' in page
+    assert "weka 3.9.6" in page  # the software that ran

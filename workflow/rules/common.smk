@@ -192,4 +192,6 @@ def figure_outputs():
 
 def comparison_outputs():
     names = ["summary", "findings", "table5_diff", "table7_diff", "table8_diff"]
-    return [f"{R}/comparison/{name}.csv" for name in names]
+    return [f"{R}/comparison/{name}.csv" for name in names] + [
+        f"{R}/comparison/report.rst"
+    ]

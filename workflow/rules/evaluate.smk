@@ -46,11 +46,8 @@ rule collect_runs:
     input:
         expand(f"{R}/runs/{{dataset}}.parquet", dataset=DATASETS),
     output:
-        runs=report(
-            f"{R}/runs.parquet",
-            caption="../report/runs.rst",
-            category="Per-run results",
-        ),
+        # not in the report: a binary of 1-2 MB (the tables and figures summarise it)
+        runs=f"{R}/runs.parquet",
     log:
         f"{R}/logs/collect_runs.log",
     benchmark:

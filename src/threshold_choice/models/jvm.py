@@ -22,7 +22,7 @@ Another Weka version
 instead of the bundled one: the JVM's class path is the given jar plus the wrapper's own
 jars (its helper jar and Weka's numeric libraries), without the bundled ``weka.jar``. Checked
 with Weka 3.9.3 (the ``weka.jar`` of the ``python-weka-wrapper3==0.1.5`` sdist). The paper's
-runs point to a Weka before 3.9.3 (RWeka bundled 3.9.1 in 2017; ``weka-dev-3.9.1.jar`` is on
+runs point to a Weka before 3.9.2 (RWeka bundled 3.9.1 in 2017; ``weka-dev-3.9.1.jar`` is on
 Maven Central), whose ``Logistic`` computes its objective differently: see the README's
 section "The reproduction". :func:`weka_version` and :func:`weka_jar_in_use` tell what runs.
 

@@ -61,7 +61,7 @@ Weka returns a missing prediction, an all-zero distribution).
 
 Differences from RWeka
 ----------------------
-* Weka 3.9.6 by default instead of the authors' pre-3.9.3 release (see above):
+* Weka 3.9.6 by default instead of the authors' pre-3.9.2 release (see above):
   ``Logistic`` (so also ``SMO -M``'s calibration) differs on near-separable data, so results
   are not bit-identical to the published runs (the README's section "The reproduction" lists every
   differing cell).

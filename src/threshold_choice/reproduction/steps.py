@@ -613,6 +613,35 @@ def step_credit_a_figures(
         draws[name](scores, files, gammas=g, estimator=estimator)  # type: ignore[operator]
 
 
+def step_report_page(
+    comparison: Mapping[str, Path | str],
+    tables: Mapping[str, Path | str],
+    timings: Sequence[Path | str],
+    out: Path | str,
+    *,
+    tolerance: float,
+) -> None:
+    """The report's first page (:func:`threshold_choice.reproduction.report.headline_rst`)
+    from the comparison's outputs ``comparison`` (``summary``, ``findings``, ``table5``,
+    ``table7``, ``table8`` diffs), our ``tables`` at gamma = inf (``table7``, ``table8``) and
+    the score jobs' ``timings`` files (their ``software`` column), written to ``out``."""
+    from threshold_choice.atomic import write_text_atomic
+    from threshold_choice.reproduction.report import headline_rst
+
+    def read(path: Path | str) -> pd.DataFrame:
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+    diffs = {name: read(comparison[name]).fillna({"cause": ""})
+             for name in ("table5", "table7", "table8")}
+    findings = read(comparison["findings"]).fillna({"cause": ""})
+    software = {line for path in timings
+                for line in pd.read_csv(path, usecols=["software"])["software"]}
+    text = headline_rst(read(comparison["summary"]), findings, diffs,
+                        {name: read(path) for name, path in tables.items()},
+                        sorted(software), tolerance=tolerance)
+    write_text_atomic(out, text)
+
+
 def step_compare(
     tables: Mapping[str, Path | str],
     runs_path: Path | str,
