@@ -150,6 +150,7 @@ def test_a_missing_mirror_is_a_warning_when_every_dataset_has_a_public_source(ca
 
 TINY_YAML = """\
 results: {results}
+cache: {tmp}/shared-cache
 data: {{mirror: {mirror}, registry: config/datasets.yaml, cache: {tmp}/cache}}
 datasets: [haberman]
 models: {{registry: {registry}, use: [Prior, NB], baselines: {baselines}}}

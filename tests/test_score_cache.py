@@ -142,3 +142,33 @@ def test_a_cache_that_cannot_be_written_is_skipped(tmp_path):
     cache, key, scores, timings = stored_entry(tmp_path)  # warns, does not raise
     assert not cache.fetch("M", key, scores, timings)
     assert scores.is_file()  # the job's own outputs are untouched
+
+
+def test_an_entry_rewritten_with_other_scores_is_not_served(tmp_path, caplog):
+    """Valid scores with the right schema, but not those the cache wrote: the checksum written
+    with the entry catches them, the entry is removed and the model re-fitted."""
+    cache, key, _, _ = stored_entry(tmp_path)
+    entry = tmp_path / "cache" / "M" / key
+    other = scores_frame().assign(score=[0.9, 0.1])
+    write_scores(other, entry.with_suffix(".parquet"))
+    with caplog.at_level("WARNING"):
+        assert not cache.fetch("M", key, tmp_path / "x.parquet", tmp_path / "x.csv")
+    assert "does not match the checksum written with it" in caplog.text
+    assert not (tmp_path / "x.parquet").exists()
+    assert not entry.with_suffix(".parquet").exists()
+
+
+def test_the_key_holds_the_version_of_the_estimators_package(tmp_path, monkeypatch):
+    import sklearn
+
+    from threshold_choice.reproduction import provenance
+
+    base = {**inputs(tmp_path),
+            "entry": {"name": "M", "estimator": "sklearn.tree:DecisionTreeClassifier"}}
+    key, parts = score_key(**base)  # type: ignore[arg-type]
+    assert parts["estimator_package"] == ["scikit-learn", sklearn.__version__]
+    # another version of that package: another key
+    monkeypatch.setattr(provenance.metadata, "version",
+                        lambda name: "99.0" if name == "scikit-learn" else "1")
+    other, parts = score_key(**base)  # type: ignore[arg-type]
+    assert parts["estimator_package"] == ["scikit-learn", "99.0"] and other != key

@@ -46,7 +46,9 @@ def snakemake(*args: str, config_file: Path | None = None, check: bool = True, c
 
 
 def write_config(tmp_path: Path, **overrides) -> Path:
-    config = {**TINY, "results": str(tmp_path / "results")}
+    # the caches every results folder of a checkout shares: the test's own
+    config = {**TINY, "results": str(tmp_path / "results"),
+              "cache": str(tmp_path / "shared-cache")}
     config["data"] = {
         "mirror": str(SHARED / "datasets"),
         "registry": "config/datasets.yaml",
@@ -260,10 +262,25 @@ def test_a_dataset_added_at_the_end_joins_the_last_job_and_only_it_is_fitted(tmp
     assert (results / "scores" / "haberman" / "NB.parquet").read_bytes() == before
 
 
+def test_another_results_folder_with_other_evaluation_settings_refits_no_model(tmp_path):
+    _, results = haberman_run(tmp_path)
+    other = write_config(tmp_path, datasets=["haberman"], models=PRIOR_NB,
+                         results=str(tmp_path / "beta-results"),
+                         evaluation={**TINY["evaluation"], "cost_distribution": "beta:2,2"})
+    snakemake("collect_runs", config_file=other)
+    fitted, cached = fitted_and_cached(tmp_path / "beta-results" / "logs" / "score" /
+                                       "haberman.log")
+    assert fitted == set() and cached == {"NB", "Prior"}
+    for model in PRIOR_NB["use"]:
+        name = f"{model}.parquet"
+        assert ((tmp_path / "beta-results" / "scores" / "haberman" / name).read_bytes()
+                == (results / "scores" / "haberman" / name).read_bytes())
+
+
 def test_a_damaged_score_cache_entry_is_refitted(tmp_path):
     config, results = haberman_run(tmp_path)
     expected = (results / "scores" / "haberman" / "NB.parquet").read_bytes()
-    (entry,) = (results / "cache" / "scores" / "NB").glob("*.parquet")
+    (entry,) = (tmp_path / "shared-cache" / "scores" / "NB").glob("*.parquet")
     entry.write_bytes(entry.read_bytes()[:100])  # truncated
     snakemake("collect_runs", "--forcerun", "score_1", config_file=config)
     fitted, cached = fitted_and_cached(results / "logs" / "score" / "haberman.log")
@@ -296,7 +313,7 @@ def test_a_killed_run_resumes_without_redoing_finished_work(tmp_path):
     # a score job per dataset: score_1 haberman, score_2 spect_test
     config = write_config(tmp_path, jobs={"small_dataset_cells": 0, "datasets_per_job": 8})
     results = tmp_path / "results"
-    cache = results / "cache" / "scores"
+    cache = tmp_path / "shared-cache" / "scores"
     cmd = [sys.executable, "-m", "snakemake", "--cores", "1", "--nolock", "--configfile",
            str(config)]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -455,6 +472,7 @@ def test_default_config_is_the_papers_protocol_end_to_end_on_two_small_datasets(
     shutil.copyfile(Path(weka.__file__).parent / "lib" / "weka.jar", jar)
     tiny = {
         "results": str(tmp_path / "paper"),
+        "cache": str(tmp_path / "shared-cache"),
         "data": {
             "mirror": str(SHARED / "datasets"),
             "registry": "config/datasets.yaml",

@@ -106,8 +106,12 @@ AS_SOON_AS_READY = 1 + max(larger_first(job) for job in DATASET_JOBS)
 
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
-# moment tables of the exact estimator are cached on disk across jobs
-os.environ.setdefault("THRESHOLD_CHOICE_CACHE", os.path.join(R, "cache", "moments"))
+# caches shared by every results folder (config "cache"): fitted scores, and the moment tables
+# of the exact estimator (on disk across jobs)
+SCORE_CACHE = os.path.join(config["cache"], "scores")
+os.environ.setdefault(
+    "THRESHOLD_CHOICE_CACHE", os.path.join(config["cache"], "moments")
+)
 
 
 wildcard_constraints:

@@ -3,8 +3,9 @@
 # models, whose start-up would otherwise cost more than a small dataset's fits; each large
 # dataset has a job of its own. (One rule per job, score_1, score_2, ...: a rule's outputs
 # cannot depend on a wildcard's value.) Each model's scores are also kept in a
-# content-addressed cache (threshold_choice.reproduction.score_cache), so a job re-run because
-# one model's entry changed, or one dataset joined it, fits only what is new.
+# content-addressed cache (threshold_choice.reproduction.score_cache; config "cache", shared
+# by every results folder), so a job re-run because one model's entry changed, or one dataset
+# joined it, or a run into another folder, fits only what is new.
 
 for number, members in enumerate(DATASET_JOBS, start=1):
 
@@ -36,6 +37,6 @@ for number, members in enumerate(DATASET_JOBS, start=1):
             models=MODELS,
             seed=config["models"]["seed"],
             entries={m: MODEL_ENTRIES[m] for m in MODELS},
-            cache=f"{R}/cache/scores",
+            cache=SCORE_CACHE,
         script:
             "../scripts/score.py"

@@ -10,7 +10,7 @@ import functools
 import platform
 from importlib import metadata
 
-__all__ = ["format_software", "software_versions"]
+__all__ = ["estimator_distribution", "format_software", "software_versions"]
 
 _PACKAGES = ("threshold-choice", "numpy", "scipy", "pandas", "scikit-learn")
 
@@ -46,3 +46,24 @@ def _package_versions(packages: tuple[str, ...]) -> dict[str, str]:
 def format_software(versions: dict[str, str]) -> str:
     """One line, ``name version; name version; ...``."""
     return "; ".join(f"{name} {version}" for name, version in versions.items())
+
+
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    return metadata.packages_distributions()
+
+
+def estimator_distribution(estimator: str) -> tuple[str, str] | None:
+    """``(distribution, version)`` of the installed package an estimator path
+    (``module.path:Class``) comes from (``sklearn...`` -> ``scikit-learn``, ``xgboost...`` ->
+    ``xgboost``), or ``None`` for a module no installed distribution provides (a file of
+    one's own on the path)."""
+    top = estimator.split(":", 1)[0].split(".", 1)[0]
+    names = _distributions().get(top)
+    if not names:
+        return None
+    name = names[0]
+    try:
+        return name, metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None

@@ -8,18 +8,22 @@ that did not change: an entry is keyed by everything that determines the scores,
 * the model's registry entry (keys sorted; its ``description`` left out) and the seed,
 * for a Weka model, the ``weka.jar`` it runs (its SHA-256, the bundled one's too) and the
   Java runtime (the ``release`` file of the JVM JPype would load),
-* the versions of Python and of the numeric packages, and the source of the code that turns
-  those inputs into scores (:data:`SCORING_CODE`: the models, the splitters, the scores
-  producer and the reader of the prepared table),
+* the versions of Python and of the numeric packages, and of the package the estimator comes
+  from (xgboost, lightgbm, ...), and the source of the code that turns those inputs into
+  scores (:data:`SCORING_CODE`: the models, the splitters, the scores producer and the reader
+  of the prepared table),
 
 so editing or adding one model re-fits that model only, a run killed inside a job keeps the
 models it had finished, and a change of software re-fits everything. An entry is
 ``<cache>/<model>/<key>.parquet`` (the scores), ``<key>.timings.csv`` (the timings of the fit
-that made them) and ``<key>.json`` (the key's parts, for people), written in that order, each
-atomically; an entry counts only when all three are there and the scores read back with the
-expected schema, and a damaged one is removed and re-fitted. Code the key does not cover (an
-estimator module of your own) is not watched: ``rm -r results/cache/scores`` forgets every
-entry.
+that made them) and ``<key>.json`` (the key's parts, for people, and the SHA-256 of the two
+data files), written in that order, each atomically; an entry counts only when all three are
+there, the data files match their checksums and the scores read back with the expected
+schema: a damaged or altered one is removed and re-fitted, saying so. The cache is shared by
+every results folder that names it (the workflow's ``cache`` setting), so a run into another
+folder or under other evaluation settings re-fits nothing. Code the key does not cover (an
+estimator module of your own outside an installed package) is not watched: removing the
+folder forgets every entry.
 """
 
 from __future__ import annotations
@@ -95,6 +99,13 @@ def _software() -> dict[str, str]:
     return software_versions(packages=_PACKAGES)
 
 
+def _estimator_package(entry: Mapping[str, Any]) -> list[str] | None:
+    from threshold_choice.reproduction.provenance import estimator_distribution
+
+    found = estimator_distribution(str(entry.get("estimator", "")))
+    return None if found is None else list(found)
+
+
 def score_key(
     *,
     prepared: Path | str,
@@ -119,6 +130,7 @@ def score_key(
         "weka_jar_sha256": _file_digest(weka_jar) if weka_jar else None,
         "java": java,
         "software": _software(),
+        "estimator_package": _estimator_package(entry),
         "code_sha256": _code_digest(),
     }
     key = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
@@ -154,6 +166,10 @@ class ScoreCache:
         if not (scores.is_file() and timings.is_file() and manifest.is_file()):
             return False
         try:
+            sums = json.loads(manifest.read_text(encoding="utf-8")).get("sha256", {})
+            for path in (scores, timings):
+                if sums.get(path.name) != _sha256_file(path):
+                    raise ValueError(f"{path.name} does not match the checksum written with it")
             table = pq.read_table(scores)
             if not table.schema.equals(SCORES_SCHEMA) or table.num_rows == 0:
                 raise ValueError(f"unexpected schema or no rows in {scores}")
@@ -181,8 +197,11 @@ class ScoreCache:
         try:
             _atomic_copy(out_scores, scores)
             _atomic_copy(out_timings, timings)
-            write_text_atomic(manifest, json.dumps({"model": model, "key": key, **parts},
-                                                   indent=1, sort_keys=True))
+            # checked on every fetch: an entry altered after it was written is not used
+            sums = {path.name: _sha256_file(path) for path in (scores, timings)}
+            write_text_atomic(manifest, json.dumps(
+                {"model": model, "key": key, **parts, "sha256": sums}, indent=1,
+                sort_keys=True))
         except OSError as exc:
             _LOG.warning("could not write the score cache entry %s (%s); carrying on without",
                          scores, exc)

@@ -170,7 +170,11 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
     from threshold_choice.models.jvm import ensure_jvm
     from threshold_choice.models.registry import import_estimator
     from threshold_choice.models.weka import is_weka_estimator
-    from threshold_choice.reproduction.provenance import format_software, software_versions
+    from threshold_choice.reproduction.provenance import (
+        estimator_distribution,
+        format_software,
+        software_versions,
+    )
     from threshold_choice.reproduction.scores import score_model
 
     estimator_class = import_estimator(spec.estimator, model=spec.name)
@@ -197,7 +201,11 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
                                   random_states=random_states, part_frames=frames)
     timings.insert(0, "model", spec.name)
     timings.insert(0, "dataset", data.name)
-    timings["software"] = format_software(software_versions(weka=is_weka))
+    versions = software_versions(weka=is_weka)
+    package = estimator_distribution(spec.estimator)  # xgboost, lightgbm, ...
+    if package is not None:
+        versions.setdefault(*package)
+    timings["software"] = format_software(versions)
     return scores, timings
 
 
