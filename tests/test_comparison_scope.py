@@ -195,7 +195,7 @@ def test_the_known_causes_name_published_cells():
         if row.table == "findings":
             from threshold_choice.reproduction.comparison import FINDINGS
 
-            assert row.key in {fid for fid, _, _ in FINDINGS}
+            assert row.key == "*" or row.key in {fid for fid, _, _ in FINDINGS}
             continue
         published = pd.read_csv(PUBLISHED_DIR / PUBLISHED_FILES[row.table])
         key = {"table7": "model", "table8": "dataset", "table5": "dataset"}[row.table]
