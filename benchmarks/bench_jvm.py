@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from threshold_choice.reproduction.steps import step_prepare_and_split
 
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    registry = REPO / config["models"]["registry"]
+    registry = REPO / "config" / "models_weka.yaml"  # the Weka learners (a list in config)
     mirror = str((REPO / config["data"]["mirror"]).resolve())
     work = Path(tempfile.mkdtemp(prefix="bench-jvm-"))
     base_env = {k: v for k, v in os.environ.items() if k != JVM_OPTIONS_ENV}

@@ -8,6 +8,7 @@ import logging
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -51,6 +52,84 @@ def test_the_working_folder_as_results_is_rejected():
 
 def test_braces_in_results_are_rejected():
     assert "wildcards" in rejected(changed(results="out{x}"))
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ("..", "contains the working folder"),
+    ("config", "is inside the repository's own folder config/"),
+    ("src/results", "is inside the repository's own folder src/"),
+    ("workflow/../tests", "is inside the repository's own folder tests/"),
+    (".git/out", "is inside the repository's own folder .git/"),
+])
+def test_results_in_or_above_the_repositorys_own_folders_are_rejected(value, problem):
+    assert f"config: results {value!r} {problem}" in rejected(changed(results=value))
+
+
+@pytest.mark.parametrize("value", ["", "..", "config", "."])
+def test_the_cache_folder_is_checked_like_results(value):
+    assert "config: cache" in rejected(changed(cache=value))
+
+
+def test_a_results_folder_of_ones_own_outside_the_repository_is_accepted(tmp_path):
+    check_config(changed(results=str(tmp_path / "out"), cache=str(tmp_path / "cache")),
+                 root=REPO)
+
+
+def _runs_table(folder: Path, evaluation: dict) -> None:
+    from threshold_choice.reproduction.steps import RUN_KEYS, step_collect
+
+    run = folder / "one.parquet"
+    folder.mkdir(parents=True)
+    pd.DataFrame({key: [1] for key in RUN_KEYS}).to_parquet(run)
+    step_collect([run], folder / "runs.parquet", evaluation, learners="weka")
+
+
+def test_a_run_under_other_conditions_may_not_replace_the_runs_of_a_results_folder(tmp_path):
+    results = tmp_path / "results"
+    _runs_table(results, {**DEFAULT["evaluation"]})
+    config = changed(results=str(results))
+    config["evaluation"] = {**config["evaluation"], "cost_distribution": "beta:2,2"}
+    message = rejected(config)
+    assert "holds runs under the paper's conditions" in message
+    assert "(c ~ beta:2,2) would replace" in message
+    assert str(results / "runs.parquet") in message  # how to replace them on purpose
+
+
+def test_a_run_under_the_same_conditions_may_update_a_results_folder(tmp_path):
+    results = tmp_path / "results"
+    _runs_table(results, {**DEFAULT["evaluation"], "cost_distribution": "beta:2,2"})
+    config = changed(results=str(results))
+    config["evaluation"] = {**config["evaluation"], "cost_distribution": "beta:2,2",
+                            "gammas": ["inf", 1]}
+    check_config(config, root=REPO)
+
+
+# -- evaluation settings as the evaluate step combines them --------------------------------------
+
+
+@pytest.mark.parametrize(("settings", "problem"), [
+    ({"cost_distribution": "beta:0,2"}, "cost distribution beta:0,2: beta:A,B needs 1 <= A"),
+    ({"cost_distribution": "uniform:0.9,0.1"}, "uniform:LO,HI needs 0 <= LO < HI <= 1"),
+    ({"loss": "f-measure"}, "tie_breaking 'authors' reproduces the authors' accuracy"),
+    ({"loss": "f-measure", "tie_breaking": "project", "prior": 0.3},
+     "a deployment prior applies to the accuracy loss only"),
+    ({"grid_size": 200000}, "grid size 200000 is above the maximum 100000"),
+])
+def test_bad_combinations_of_evaluation_settings_are_rejected(tmp_path, settings, problem):
+    config = changed(results=str(tmp_path / "results"))
+    config["evaluation"] = {**config["evaluation"], **settings}
+    message = rejected(config)
+    assert message.startswith("config: evaluation: ")
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_the_schemas_grid_size_bound_is_the_librarys():
+    from threshold_choice.uncertainty import MAX_GRID_SIZE
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    grid = schema["properties"]["evaluation"]["properties"]["grid_size"]
+    assert grid["else"]["maximum"] == MAX_GRID_SIZE
 
 
 # -- numbers YAML reads as text ------------------------------------------------------------------

@@ -4,12 +4,14 @@ rejection of bad entries before any training."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 from scipy.special import expit
+from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 
 from threshold_choice.errors import UserError
@@ -209,3 +211,55 @@ def test_unknown_and_duplicate_names(tmp_path: Path) -> None:
         load_model_registry(_write(tmp_path, entry), only=["Q"])
     with pytest.raises(UserError, match="used twice"):
         load_model_registry(_write(tmp_path, entry, entry))
+
+
+def test_registry_files_read_in_order_and_a_name_in_two_is_refused(tmp_path: Path) -> None:
+    prior = {"name": "P", "estimator": "threshold_choice.models.baselines:PriorScorer"}
+    mine = {"name": "RF", "estimator": "sklearn.ensemble:RandomForestClassifier",
+            "preprocessing": {"one_hot": True, "impute": "mean"}}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = _write(tmp_path / "a", prior), _write(tmp_path / "b", mine)
+    assert list(load_model_registry([first, second])) == ["P", "RF"]
+    again = _write(tmp_path, mine)
+    with pytest.raises(UserError, match=rf"the name 'RF' is used twice \(also in {second}\)"):
+        load_model_registry([first, second, again])
+
+
+def test_the_shipped_models_added_file_is_valid_and_empty() -> None:
+    from threshold_choice.models.registry import registry_entries
+
+    assert registry_entries(Path(__file__).parents[1] / "config" / "models_added.yaml") == {}
+
+
+class ThreadRecorder(LogisticRegression):
+    """Logistic regression recording the BLAS threads it was given while fitting."""
+
+    seen: ClassVar[list[int]] = []
+
+    def fit(self, X, y):
+        from threadpoolctl import threadpool_info
+
+        blas = [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+        type(self).seen.extend(blas)
+        return super().fit(X, y)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_model_fits_with_the_threads_its_entry_asks_for(tmp_path: Path, threads) -> None:
+    path = _write(tmp_path, {"name": "LR", "estimator": "tests.test_model_registry:ThreadRecorder",
+                             "preprocessing": {"one_hot": True, "impute": "mean"},
+                             "threads": threads})
+    spec = load_model_registry(path)["LR"]
+    assert spec.threads == threads
+    X, y = _mixed_data()
+    ThreadRecorder.seen = []
+    score_model(X, y, [_Split(np.arange(0, 80, 2), np.arange(1, 80, 2))], spec, seed=1)
+    assert ThreadRecorder.seen and set(ThreadRecorder.seen) == {threads}
+
+
+def test_threads_below_one_are_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"name": "P", "estimator":
+                             "threshold_choice.models.baselines:PriorScorer", "threads": 0})
+    with pytest.raises(UserError, match="breaks its schema at models/0/threads"):
+        load_model_registry(path)

@@ -31,13 +31,13 @@ TINY = {
 
 
 def snakemake(*args: str, config_file: Path | None = None, check: bool = True, cores: int = 2,
-              extra_configs: tuple[Path, ...] = ()):
-    """Run the workflow; ``config_file`` (with ``extra_configs`` before it) overrides the keys
-    of config/config.yaml it sets."""
+              extra_configs: tuple[Path, ...] = (), cwd: Path = REPO):
+    """Run the workflow of the checkout ``cwd``; ``config_file`` (with ``extra_configs``
+    before it) overrides the keys of its config/config.yaml it sets."""
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--nolock", *args]
     if config_file is not None:
         cmd += ["--configfile", *map(str, extra_configs), str(config_file)]
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if check and proc.returncode != 0:
         pytest.fail(
             f"snakemake {' '.join(args)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"

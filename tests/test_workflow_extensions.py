@@ -9,6 +9,7 @@ import filecmp
 import re
 import shutil
 import subprocess
+import textwrap
 
 import pandas as pd
 import pytest
@@ -19,13 +20,27 @@ from tests.test_workflow import TINY, snakemake, write_config
 
 pytestmark = pytest.mark.slow
 
-HGB = {
-    "name": "HGB",
-    "estimator": "sklearn.ensemble:HistGradientBoostingClassifier",
-    "params": {"max_iter": 20},
-    "preprocessing": {"one_hot": True, "impute": "most_frequent", "scale": "none"},
-    "seeded": True,
-}
+
+
+def readme_model_entry() -> str:
+    """The registry text the README's "Model" instructions add to config/models_added.yaml."""
+    readme = (REPO / "README.md").read_text()
+    step = readme[readme.index("* **Model**: add an entry to `config/models_added.yaml`"):]
+    block = re.search(r"```yaml\n(.*?)```", step, flags=re.S)
+    assert block is not None, "the README's Model instructions lost their example"
+    return textwrap.dedent(block.group(1))
+
+
+def checkout_copy(folder):
+    """What the workflow reads of the checkout (the package itself is installed)."""
+    folder.mkdir()
+    for name in ("Snakefile", "environment.yml"):
+        shutil.copy(REPO / name, folder / name)
+    for name in ("config", "profiles", "workflow"):
+        shutil.copytree(REPO / name, folder / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
 PAPER_FILES = [
     *(f"tables/table{t}_gamma-{g}.{ext}" for t in (7, 8) for g in ("inf", "4")
       for ext in ("csv", "md", "tex")),
@@ -44,10 +59,13 @@ def runs(tmp_path_factory):
     mine["table5"] = {"number": 99, "name": "my-haberman"}
     registry["datasets"]["my-haberman"] = mine
     (tmp / "datasets.yaml").write_text(yaml.safe_dump(registry, sort_keys=False))
-    models = yaml.safe_load((REPO / "config" / "models_weka.yaml").read_text())
-    models["models"].append(HGB)
-    (tmp / "models.yaml").write_text(yaml.safe_dump(models, sort_keys=False))
-    out = {}
+    # the README's instructions, followed literally in a copy of the checkout
+    checkout = checkout_copy(tmp / "checkout")
+    added = checkout / "config" / "models_added.yaml"
+    text = added.read_text()
+    assert "\nmodels: []\n" in text
+    added.write_text(text.replace("\nmodels: []\n", "\n" + readme_model_entry()))
+    out = {"checkout": checkout}
     for name in ("paper", "extended", "beta"):
         (tmp / name).mkdir()
     paper = write_config(tmp / "paper")
@@ -56,13 +74,12 @@ def runs(tmp_path_factory):
     extended = write_config(
         tmp / "extended",
         datasets=[*TINY["datasets"], "my-haberman"],
-        models={**TINY["models"], "use": [*TINY["models"]["use"], "HGB"],
-                "registry": str(tmp / "models.yaml")},
+        models={**TINY["models"], "use": [*TINY["models"]["use"], "HGB"]},
     )
     config = yaml.safe_load(extended.read_text())
     config["data"]["registry"] = str(tmp / "datasets.yaml")
     extended.write_text(yaml.safe_dump(config))
-    snakemake(config_file=extended)
+    snakemake(config_file=extended, cwd=checkout)
     out["extended"] = tmp / "extended" / "results"
     methods = [*TINY["evaluation"]["methods"], "score-uniform"]
     beta = write_config(
@@ -107,6 +124,24 @@ def test_a_run_under_another_belief_says_the_published_numbers_do_not_apply(runs
     assert "c ~ beta:2,2: the published numbers do not apply" in caption
 
 
+def test_a_model_added_as_the_readme_says_runs_in_the_scikit_learn_configuration_too(
+        runs, tmp_path):
+    config = write_config(tmp_path, models={"use": ["Prior", "NB", "HGB"],
+                                            "baselines": ["Prior"]})
+    proc = snakemake("--dry-run", config_file=config, cwd=runs["checkout"],
+                     extra_configs=(runs["checkout"] / "config" / "sklearn.yaml",))
+    assert "score_1" in proc.stdout + proc.stderr
+
+
+def test_a_model_defined_in_two_registries_is_refused_at_start_up(runs, tmp_path):
+    config = write_config(tmp_path, models={"use": ["Prior", "NB"], "baselines": ["Prior"],
+                                            "registry": ["config/models_weka.yaml",
+                                                         "config/models.yaml"]})
+    proc = snakemake("--dry-run", config_file=config, cwd=runs["checkout"], check=False)
+    assert proc.returncode != 0
+    assert "'J48' is used twice (also in config/models_weka.yaml)" in proc.stdout + proc.stderr
+
+
 def test_table_methods_choose_the_columns_of_tables_7_and_8(runs):
     t7 = pd.read_csv(runs["beta"] / "tables" / "table7_gamma-inf.csv")
     assert "score_uniform" in t7.columns and t7["score_uniform"].notna().all()
@@ -140,3 +175,44 @@ def test_the_report_opens_in_a_browser_on_the_headline_and_the_marked_tables(run
     assert f"<b>{within} of {cells - missing}</b>" in page  # the headline's count
     assert '<table class="tc">' in page and 'class="differs"' in page
     assert "weka 3.9.6" in page  # the software that ran
+
+
+def test_a_models_threads_and_resources_reach_its_score_jobs(tmp_path):
+    registry = tmp_path / "mine.yaml"
+    registry.write_text(yaml.safe_dump({"format_version": 1, "models": [{
+        "name": "HGB", "estimator": "sklearn.ensemble:HistGradientBoostingClassifier",
+        "preprocessing": {"one_hot": True, "impute": "most_frequent", "scale": "none"},
+        "threads": 2, "resources": {"mem_mb": 6000, "runtime": 5}}]}))
+    config = write_config(tmp_path, models={
+        **TINY["models"], "use": [*TINY["models"]["use"], "HGB"],
+        "registry": ["config/models_weka.yaml", str(registry)]},
+        jobs={"datasets_per_job": 2})
+    out = snakemake("--dry-run", config_file=config).stdout
+    score = out[out.index("rule score_1:"):]
+    score = score[:score.index("\n\n")] if "\n\n" in score else score
+    assert "threads: 2" in score
+    # the largest mem_mb of the job's models; 60 minutes plus 5 per dataset of the job
+    assert "runtime=70" in score and "mem_mb=6000" in score
+
+
+def test_the_readmes_slurm_grouping_covers_every_dataset_job(tmp_path):
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("**Fewer, larger jobs**"):]
+    block = re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert lines[-1].startswith("snakemake --profile profiles/slurm")
+    # run the README's lines that build the groups, for a configuration of 26 jobs
+    config = write_config(tmp_path, datasets=yaml.safe_load(
+        (REPO / "config" / "config.yaml").read_text())["datasets"],
+        jobs={"datasets_per_job": 1, "small_dataset_cells": 0})
+    script = "\n".join(lines[:-1]).replace("snakemake ", f"snakemake --configfile {config} ")
+    shown = subprocess.run(["bash", "-c", script + '\necho "$jobs"; echo $groups'], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    assert shown[0] == "26"
+    groups = shown[1].split()
+    assert groups == [f"{step}_{n}=per_job" for n in range(1, 27)
+                      for step in ("score", "evaluate")]
+    # and Snakemake takes them, with the README's last line's grouping options
+    options = lines[-1].split("--groups $groups")[1].replace("$jobs", shown[0]).split()
+    proc = snakemake("--dry-run", "--groups", *groups, *options, config_file=config)
+    assert proc.returncode == 0

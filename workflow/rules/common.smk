@@ -6,7 +6,7 @@ import os
 import threshold_choice
 from threshold_choice._yaml import safe_load
 from threshold_choice.errors import UserError
-from threshold_choice.models.registry import import_estimator
+from threshold_choice.models.registry import import_estimator, registry_entries
 from threshold_choice.models.weka import is_weka_estimator
 from threshold_choice.reproduction.config import check_config, table_methods
 from threshold_choice.reproduction.jobs import dataset_jobs
@@ -35,15 +35,17 @@ R = config["results"]
 # a model the configuration does not use changes nothing, and the score cache re-fits only the
 # edited one. Likewise each dataset's preparation gets its own registry entry.
 # Keys are sorted so that the same entry written in another order is the same param.
-with open(config["models"]["registry"], encoding="utf-8") as _fh:
-    MODEL_ENTRIES = {
-        m["name"]: json.loads(
-            json.dumps(
-                {k: v for k, v in m.items() if k != "description"}, sort_keys=True
-            )
+# (A model's description and cluster resources change no score: they are left out.)
+_ENTRIES = registry_entries(config["models"]["registry"])
+MODEL_ENTRIES = {
+    name: json.loads(
+        json.dumps(
+            {k: v for k, v in entry.items() if k not in ("description", "resources")},
+            sort_keys=True,
         )
-        for m in safe_load(_fh.read())["models"]
-    }
+    )
+    for name, entry in _ENTRIES.items()
+}
 with open(config["data"]["registry"], encoding="utf-8") as _fh:
     DATASET_ENTRIES = {
         name: json.loads(json.dumps(entry, sort_keys=True))
@@ -57,6 +59,23 @@ def runs_weka(model):
     """Whether configured model ``model`` runs a Weka learner."""
     entry = MODEL_ENTRIES[model]
     return is_weka_estimator(import_estimator(entry["estimator"], model=model))
+
+
+def score_threads():
+    """A score job's threads: the largest of its models' ``threads`` (registry; default 1)."""
+    return max(MODEL_ENTRIES[m].get("threads", 1) for m in config["models"]["use"])
+
+
+def score_resources(members):
+    """A score job's cluster resources: the largest ``mem_mb`` of its models (at least 2000:
+    a JVM, whose heap is a quarter of it) and 60 minutes plus each model's ``runtime`` for
+    each dataset (registry ``resources``; at most 490 MB and 6 min measured for a job of the
+    paper's models: ozone's, on a loaded machine)."""
+    needs = [_ENTRIES[m].get("resources", {}) for m in config["models"]["use"]]
+    return {
+        "mem_mb": max([2000, *(n.get("mem_mb", 0) for n in needs)]),
+        "runtime": 60 + len(members) * sum(n.get("runtime", 0) for n in needs),
+    }
 
 
 def weka_jar_input():

@@ -26,12 +26,11 @@ for number, members in enumerate(DATASET_JOBS, start=1):
         priority: larger_first(members)
         conda:
             "../../environment.yml"
-        threads: 1
+        threads: score_threads()
         resources:
-            # for SLURM: a JVM (its heap: a quarter of this); at most 490 MB and 6 min
-            # measured for a job (ozone's, loaded machine; a job of 8 small datasets: 1 min)
-            mem_mb=2000,
-            runtime=60,
+            # for SLURM; the models' registry entries may ask for more (common.smk)
+            mem_mb=score_resources(members)["mem_mb"],
+            runtime=score_resources(members)["runtime"],
         params:
             datasets=members,
             models=MODELS,

@@ -1,6 +1,11 @@
 """The model registry (``config/models.yaml``), validated against its JSON schema and by
 constructing every estimator it names.
 
+A configuration may read several registry files (``models.registry`` a list): their entries
+in file order, a name defined twice being an error. The shipped configurations read their
+own file (``models_weka.yaml``: the paper's Weka learners; ``models.yaml``: the project's
+analogues) and ``models_added.yaml``, shared by both, where a user's models go.
+
 Format (``format_version: 1``)::
 
     models:
@@ -11,6 +16,8 @@ Format (``format_version: 1``)::
         crisp: false              # score = predicted class (1.0 / 0.0) instead of P(class 1)
         drop_missing_train: true  # fit on the training rows without any missing value
         seeded: false             # pass random_state (derived from the run seed and split)
+        threads: 1                # native threads (BLAS, OpenMP); the score job asks for them
+        resources: {mem_mb: 4000, runtime: 10}   # per dataset, for a cluster (optional)
         description: "..."
 
 Any scikit-learn-compatible classifier can be added by configuration only. The Weka-like
@@ -39,7 +46,7 @@ with neither ``predict_proba`` nor ``decision_function`` (``predict`` for ``cris
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -64,6 +71,7 @@ __all__ = [
     "import_estimator",
     "load_model_registry",
     "model_spec_from_entry",
+    "registry_entries",
     "score_method",
     "seed_for_split",
 ]
@@ -98,6 +106,8 @@ class ModelSpec:
     crisp: bool = False
     drop_missing_train: bool = True
     seeded: bool = False
+    #: threads of the native libraries (BLAS, OpenMP) while fitting and predicting
+    threads: int = 1
     description: str = ""
 
 
@@ -248,28 +258,82 @@ def _spec(raw: Mapping[str, Any]) -> ModelSpec:
         crisp=bool(raw.get("crisp", False)),
         drop_missing_train=bool(raw.get("drop_missing_train", True)),
         seeded=bool(raw.get("seeded", False)),
+        threads=int(raw.get("threads", 1)),
         description=str(raw.get("description", "")),
     )
 
 
+RegistryPaths = Path | str | Sequence[Path | str]
+
+
+def _paths(path: RegistryPaths | None) -> list[Path]:
+    if path is None:
+        return [DEFAULT_MODELS]
+    if isinstance(path, str | Path):
+        return [Path(path)]
+    return [Path(p) for p in path]
+
+
+def registry_entries(
+    path: RegistryPaths | None = None, *, schema_path: Path | str | None = None,
+) -> dict[str, dict[str, Any]]:
+    """The raw entries ``{name: entry}`` of one registry file or several (in file order),
+    each file checked against the schema; a name defined twice is an error naming both
+    files. Nothing is imported or constructed (see :func:`load_model_registry`)."""
+    schema = _read_yaml(
+        Path(schema_path) if schema_path is not None else DEFAULT_MODELS_SCHEMA,
+        "model registry schema",
+    )
+    entries: dict[str, dict[str, Any]] = {}
+    where: dict[str, Path] = {}
+    for file in _paths(path):
+        for raw in _validated(file, schema)["models"]:
+            name = raw["name"]
+            if name in entries:
+                same = "" if where[name] == file else f" (also in {where[name]})"
+                raise UserError(
+                    f"model registry {file}: the name {name!r} is used twice{same}. Rename one."
+                )
+            entries[name], where[name] = dict(raw), file
+    return entries
+
+
 def load_model_registry(
-    path: Path | str | None = None,
+    path: RegistryPaths | None = None,
     *,
     schema_path: Path | str | None = None,
     only: Collection[str] | None = None,
 ) -> dict[str, ModelSpec]:
     """Read, validate and return the registry as ``{name: ModelSpec}`` in file order.
 
-    ``only``: the names to return and to check by constructing them (default: all). The
-    whole file is always checked against the schema; an unknown name in ``only`` is an error.
-    Default path: the repository's ``config/models.yaml``.
+    ``path``: a registry file or a sequence of them, read in order (default: the
+    repository's ``config/models.yaml``). ``only``: the names to return and to check by
+    constructing them (default: all). Every file is always checked against the schema; an
+    unknown name in ``only`` is an error.
     """
-    path = Path(path) if path is not None else DEFAULT_MODELS
+    files = _paths(path)
+    specs = {
+        name: _spec(raw)
+        for name, raw in registry_entries(files, schema_path=schema_path).items()
+    }
+    if only is not None:
+        wanted = list(dict.fromkeys(only))
+        missing = [n for n in wanted if n not in specs]
+        if missing:
+            shown = ", ".join(str(f) for f in files)
+            raise UserError(
+                f"unknown model(s) {missing} in model registry {shown}; known: "
+                f"{list(specs)}. Fix the name or add an entry."
+            )
+        specs = {n: specs[n] for n in wanted}
+    for spec in specs.values():
+        check_model_spec(spec)
+    return specs
+
+
+def _validated(path: Path, schema: Any) -> Any:
+    """The registry file ``path``, read and checked against ``schema``."""
     doc = _read_yaml(path, "model registry")
-    schema = _read_yaml(
-        Path(schema_path) if schema_path is not None else DEFAULT_MODELS_SCHEMA,
-        "model registry schema",
-    )
     try:
         jsonschema.validate(doc, schema)
     except jsonschema.ValidationError as exc:
@@ -284,26 +348,7 @@ def load_model_registry(
             f"model registry {path} breaks its schema at {where}{name}: {exc.message}. "
             "Fix the entry."
         ) from None
-    specs: dict[str, ModelSpec] = {}
-    for raw in doc["models"]:
-        spec = _spec(raw)
-        if spec.name in specs:
-            raise UserError(
-                f"model registry {path}: the name {spec.name!r} is used twice. Rename one."
-            )
-        specs[spec.name] = spec
-    if only is not None:
-        wanted = list(dict.fromkeys(only))
-        missing = [n for n in wanted if n not in specs]
-        if missing:
-            raise UserError(
-                f"unknown model(s) {missing} in model registry {path}; known: "
-                f"{list(specs)}. Fix the name or add an entry."
-            )
-        specs = {n: specs[n] for n in wanted}
-    for spec in specs.values():
-        check_model_spec(spec)
-    return specs
+    return doc
 
 
 def model_spec_from_entry(

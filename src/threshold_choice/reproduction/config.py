@@ -4,8 +4,10 @@ The Snakefile first validates ``config`` against ``workflow/schemas/config.schem
 (types, allowed values, bounds, defaults), then calls :func:`check_config` before any job is
 planned. It checks:
 
-* ``results``: not empty, not a filesystem root nor the working folder itself (outputs would
-  land at ``/runs.parquet`` or among the repository's files), no ``{``/``}``, not a file;
+* ``results`` and ``cache``: not empty, not a filesystem root, not the working folder, a
+  folder above it or inside the repository's own folders (``config``, ``src``...: outputs
+  would land at ``/runs.parquet`` or among the repository's files), no ``{``/``}``, not a
+  file; a results folder holding runs under other operating conditions is not overwritten;
 * numbers that YAML read as text (``1e6``: YAML 1.1 needs a dot and a signed exponent,
   ``1.0e+6``; the schema lets such text through so that this check can say how to write it);
 * the names against the dataset and model registries (constructing every used model, so a
@@ -17,6 +19,8 @@ planned. It checks:
 * that the paper's four methods are there, that ``gammas`` includes ``inf``, has no value
   twice under two spellings (``4`` and ``"4.0"``, ``inf`` and ``"Inf"``: they share their
   result files) and that each gamma can name its result files;
+* the evaluation settings as the evaluate step combines them (the cost distribution's
+  parameters, the loss with the tie-breaking and the prior, the grid size);
 * that ``comparison.published`` is a folder holding the published tables.
 
 Relative paths are taken from ``root`` (the workflow's working folder).
@@ -33,7 +37,6 @@ from typing import Any
 
 import numpy as np
 
-from threshold_choice._yaml import safe_load
 from threshold_choice.errors import UserError
 from threshold_choice.reproduction.paper import PAPER_METHODS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
@@ -103,31 +106,89 @@ def _check_yaml_numbers(config: Mapping[str, Any]) -> None:
                 raise UserError(f"config: {where}: {value!r} is text; write {kind}, unquoted")
 
 
-def _check_results(value: Any, root: Path) -> None:
+#: the repository's folders that hold its own files: never an output folder
+_OWN_FOLDERS = (".git", ".ci", "benchmarks", "config", "docs", "profiles", "src", "tests",
+                "workflow")
+
+
+def _check_output_folder(key: str, value: Any, root: Path, example: str) -> None:
+    """``results`` and ``cache``: a folder of their own, outside the checkout's own files."""
     text = str(value)
-    fix = "name a folder for the outputs, e.g. results"
+    fix = f"name a folder for the outputs, e.g. {example}"
     if not text.strip():
         raise UserError(
-            f"config: results is empty, which would put every output at the filesystem root "
+            f"config: {key} is empty, which would put every output at the filesystem root "
             f"(/runs.parquet, /tables/...); {fix}"
         )
     if "{" in text or "}" in text:
         raise UserError(
-            f"config: results {text!r} contains {{ or }}, which Snakemake would read as "
+            f"config: {key} {text!r} contains {{ or }}, which Snakemake would read as "
             f"wildcards; {fix}"
         )
     folder = Path(text) if Path(text).is_absolute() else root / text
-    resolved = folder.resolve()
+    resolved, home = folder.resolve(), root.resolve()
     if resolved == Path(resolved.anchor):
-        raise UserError(f"config: results {text!r} is the filesystem root; {fix}")
-    if resolved == root.resolve():
+        raise UserError(f"config: {key} {text!r} is the filesystem root; {fix}")
+    if resolved == home:
         raise UserError(
-            f"config: results {text!r} is the working folder itself, so the outputs (data/, "
-            "tables/, logs/...) would mix with the repository's files; name a sub-folder, "
-            "e.g. results"
+            f"config: {key} {text!r} is the working folder itself, so the outputs (data/, "
+            f"tables/, logs/...) would mix with the repository's files; name a sub-folder, "
+            f"e.g. {example}"
+        )
+    if resolved in home.parents:
+        raise UserError(
+            f"config: {key} {text!r} contains the working folder, so the outputs would mix "
+            f"with the repository's and its neighbours' files; {fix}"
+        )
+    own = next((name for name in _OWN_FOLDERS if resolved.is_relative_to(home / name)), None)
+    if own is not None:
+        raise UserError(
+            f"config: {key} {text!r} is inside the repository's own folder {own}/, whose "
+            f"files the outputs would mix with or replace; {fix}"
         )
     if folder.exists() and not folder.is_dir():
-        raise UserError(f"config: results {text!r} is a file, not a folder; {fix}")
+        raise UserError(f"config: {key} {text!r} is a file, not a folder; {fix}")
+
+
+def _check_evaluation(evaluation: Mapping[str, Any]) -> None:
+    """The evaluation settings as the evaluate step will use them (the estimator's options, the
+    cost distribution, the loss with the tie-breaking and the prior, the methods and gammas),
+    so that a bad combination stops the run before any model is fitted."""
+    from threshold_choice.evaluation import LossBatch, LossSettings
+
+    options = {k: v for k, v in evaluation.items() if k not in ("methods", "gammas", "loss")}
+    try:
+        LossBatch.make(evaluation["methods"], evaluation["gammas"],
+                       LossSettings.from_mapping(options), evaluation.get("loss", "accuracy"))
+    except UserError as exc:
+        raise UserError(f"config: evaluation: {exc}") from None
+
+
+def _check_same_conditions(config: Mapping[str, Any], root: Path) -> None:
+    """Refuse to write, into a results folder holding runs under other operating conditions
+    (cost distribution, prior, loss), runs that would replace them: the score cache makes a
+    folder of one's own cost no refitting."""
+    from threshold_choice.reproduction.paper import conditions_note
+    from threshold_choice.reproduction.steps import read_runs_metadata
+
+    text = str(config["results"])
+    runs = (Path(text) if Path(text).is_absolute() else root / text) / "runs.parquet"
+    if not runs.is_file():
+        return
+    try:
+        stored = read_runs_metadata(runs)
+    except Exception:  # an unreadable table is the workflow's to replace
+        return
+    if not stored:
+        return
+    before = conditions_note(stored.get("evaluation") or {}) or "the paper's conditions"
+    now = conditions_note(config["evaluation"]) or "the paper's conditions"
+    if before != now:
+        raise UserError(
+            f"config: results {text!r} holds runs under {before}, which this configuration "
+            f"({now}) would replace; give it a results folder of its own (results: ...), or "
+            f"delete {runs} to replace them"
+        )
 
 
 def _check_mirror(config: Mapping[str, Any], root: Path, registry: Mapping[str, Any]) -> None:
@@ -151,18 +212,17 @@ def _check_mirror(config: Mapping[str, Any], root: Path, registry: Mapping[str, 
 
 
 def _check_models(config: Mapping[str, Any], root: Path) -> None:
-    from threshold_choice.models.registry import load_model_registry
+    from threshold_choice.models.registry import load_model_registry, registry_entries
 
     models = config["models"]
-    path = root / models["registry"]
-    load_model_registry(path, only=models["use"])
-    # the file passed its schema above: every entry has a name
-    known = [m["name"] for m in safe_load(path.read_text(encoding="utf-8"))["models"]]
+    files = registry_files(config, root)
+    load_model_registry(files, only=models["use"])
+    known = list(registry_entries(files))
     unknown = [b for b in models["baselines"] if b not in known]
     if unknown:
         raise UserError(
             f"config: models.baselines names unknown model(s) {', '.join(unknown)}; use "
-            f"names of {models['registry']}: {', '.join(known)}"
+            f"names of the model registry: {', '.join(known)}"
         )
     if models["weka_jar"]:
         from threshold_choice.models.jvm import check_weka_jar
@@ -171,6 +231,36 @@ def _check_models(config: Mapping[str, Any], root: Path) -> None:
             check_weka_jar(root / models["weka_jar"])
         except UserError as exc:
             raise UserError(f"config: models.weka_jar: {exc}") from None
+    _check_weka_classes(config, root, registry_entries(files))
+
+
+def _check_weka_classes(config: Mapping[str, Any], root: Path,
+                        entries: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each used Weka model's class is in the jar that will run it (read from the jar's
+    listing, without starting Java; its options are Weka's to check when it is built)."""
+    import zipfile
+
+    from threshold_choice.models.registry import import_estimator
+    from threshold_choice.models.weka import is_weka_estimator
+
+    weka = {name: entries[name]["params"]["classname"] for name in config["models"]["use"]
+            if is_weka_estimator(import_estimator(entries[name]["estimator"], model=name))
+            and isinstance(entries[name].get("params", {}).get("classname"), str)}
+    if not weka:
+        return
+    from threshold_choice.models.jvm import resolved_weka_jar
+
+    jar = resolved_weka_jar(root / config["models"]["weka_jar"]
+                            if config["models"]["weka_jar"] else None)
+    with zipfile.ZipFile(jar) as archive:
+        listed = set(archive.namelist())
+    for name, classname in weka.items():
+        if classname.replace(".", "/") + ".class" not in listed:
+            raise UserError(
+                f"config: model {name!r}: Weka class {classname!r} is not in {jar}; give the "
+                "fully qualified name of a classifier of that jar (e.g. "
+                "weka.classifiers.trees.J48)"
+            )
 
 
 def _check_gammas(raw: Sequence[Any]) -> None:
@@ -214,6 +304,12 @@ def _check_published(config: Mapping[str, Any], root: Path) -> None:
         )
 
 
+def registry_files(config: Mapping[str, Any], root: Path | str = ".") -> list[Path]:
+    """The model registry files of ``models.registry`` (one path or a list), from ``root``."""
+    value = config["models"]["registry"]
+    return [Path(root) / p for p in ([value] if isinstance(value, str) else value)]
+
+
 def table_methods(config: Mapping[str, Any]) -> tuple[str, ...]:
     """The methods shown in Tables 7 and 8: ``outputs.table_methods``, by default the
     paper's four."""
@@ -228,7 +324,8 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     from threshold_choice.datasets import load_registry
 
     root = Path(root)
-    _check_results(config["results"], root)
+    _check_output_folder("results", config["results"], root, "results")
+    _check_output_folder("cache", config["cache"], root, ".cache")
     _check_yaml_numbers(config)
     registry = load_registry(root / config["data"]["registry"])
     unknown = [d for d in config["datasets"] if d not in registry]
@@ -252,4 +349,6 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
             "evaluation.methods does not evaluate; add them there or remove them from the tables"
         )
     _check_gammas(config["evaluation"]["gammas"])
+    _check_evaluation(config["evaluation"])
     _check_published(config, root)
+    _check_same_conditions(config, root)

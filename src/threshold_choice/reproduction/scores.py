@@ -168,8 +168,9 @@ def score_model(
     # each part of each split: (split number, part, its rows, their scores)
     parts: list[tuple[int, str, NDArray[np.int64], NDArray[np.float64]]] = []
     timing_rows: list[tuple[int, float, float, float, float]] = []
-    # One thread: BLAS/OpenMP reductions can otherwise change with the core count.
-    with _thread_pools().limit(limits=1):
+    # The registry's threads (default 1), not the machine's cores: BLAS/OpenMP reductions can
+    # change with the thread count, so a run's scores do not depend on where it ran.
+    with _thread_pools().limit(limits=spec.threads):
         for position, split in enumerate(splits, start=1):
             split_parts, timing = _score_split(X, labels, complete, spec, split, position,
                                                seed=seed, random_states=random_states,

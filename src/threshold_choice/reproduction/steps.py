@@ -17,7 +17,7 @@ import logging
 import math
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,33 @@ def log_to(path: Path | str) -> Iterator[None]:
             raise
         finally:
             logging.getLogger().removeHandler(handler)
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one line: a :class:`UserError`'s message, else its type and first line."""
+    if isinstance(exc, UserError):
+        return str(exc)
+    first = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def for_each_dataset(datasets: Sequence[str], logs: Sequence[Path | str],
+                     step: Callable[[int, str], None]) -> None:
+    """Run ``step(i, dataset)`` for each dataset of a job, each with its own log (see
+    :func:`log_to`). A dataset whose step fails does not stop the others: their outputs are
+    written first, then one :class:`UserError` names each failed dataset with its reason and
+    log. (The job fails, so Snakemake runs it again next time; the workflow profile keeps the
+    other datasets' outputs meanwhile, and the score cache makes their refit free.)"""
+    failed = []
+    for i, dataset in enumerate(datasets):
+        try:
+            with log_to(logs[i]):
+                step(i, dataset)
+        except Exception as exc:  # reported below, with its log
+            failed.append(f"{dataset}: {one_line(exc)} (log: {logs[i]})")
+    if failed:
+        raise UserError(f"{len(failed)} of {len(datasets)} datasets of this job failed: "
+                        + "; ".join(failed))
 
 
 def write_parquet(frame: pd.DataFrame, path: Path | str) -> None:
@@ -148,7 +175,8 @@ def read_splits(path: Path | str) -> list[Any]:
 # -- models ------------------------------------------------------------------------------------
 
 
-def _model_spec(model: str, entry: Mapping[str, Any] | None, registry: Path | str | None) -> Any:
+def _model_spec(model: str, entry: Mapping[str, Any] | None,
+                registry: Path | str | Sequence[Path | str] | None) -> Any:
     from threshold_choice.models.registry import load_model_registry
 
     if entry is not None:
@@ -157,7 +185,7 @@ def _model_spec(model: str, entry: Mapping[str, Any] | None, registry: Path | st
         return _spec_of_entry(json.dumps(entry, sort_keys=True))
     if registry is not None:
         # only this model is constructed and checked (the whole file is still validated)
-        return load_model_registry(Path(registry), only=[model])[model]
+        return load_model_registry(registry, only=[model])[model]
     raise UserError("the score step needs the model's registry entry or the registry file")
 
 
@@ -264,6 +292,7 @@ def step_score(
     log = logging.getLogger(__name__)
     data = splits = None
     frames: dict[tuple[str, int], pd.DataFrame] = {}
+    failed: list[str] = []
     for spec, scores_path, timings_path in zip(specs, out_scores, out_timings, strict=True):
         scores_path, timings_path = Path(scores_path), Path(timings_path)
         key = parts = None
@@ -280,8 +309,14 @@ def step_score(
         if data is None:  # read once, and only when a model is fitted
             data = load_prepared(prepared)
             splits = read_splits(splits_csv)
-        scores, timings = _fit_and_score(prepared, splits, data, spec, seed=seed,  # type: ignore[arg-type]
-                                         weka_jar=weka_jar, frames=frames)
+        try:
+            scores, timings = _fit_and_score(prepared, splits, data, spec, seed=seed,  # type: ignore[arg-type]
+                                             weka_jar=weka_jar, frames=frames)
+        except Exception as exc:  # the other models go on; reported below
+            log.error("model %s on %s failed: %s\n%s", spec.name, prepared.stem,
+                      one_line(exc), traceback.format_exc())
+            failed.append(f"{spec.name} ({one_line(exc)})")
+            continue
         log.info("model %s on %s: fitted %d splits in %.2f s, predicted in %.2f s; %s",
                  spec.name, data.name, len(timings), timings["fit_seconds"].sum(),
                  timings["predict_seconds"].sum(), timings["software"].iloc[0])
@@ -289,6 +324,9 @@ def step_score(
         write_csv(timings, timings_path)
         if cache is not None:
             cache.store(spec.name, key, parts, scores_path, timings_path)  # type: ignore[arg-type]
+    if failed:
+        raise UserError(f"model(s) failed on {prepared.stem}: {'; '.join(failed)}; the other "
+                        "models' scores are written")
 
 
 def _entry_of(spec: Any, entries: Mapping[str, Mapping[str, Any]] | None) -> Mapping[str, Any]:
