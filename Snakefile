@@ -18,6 +18,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/weka.smk"
 include: "workflow/rules/scores.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/tables.smk"

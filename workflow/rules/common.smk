@@ -52,7 +52,8 @@ with open(config["data"]["registry"], encoding="utf-8") as _fh:
         for name, entry in safe_load(_fh.read())["datasets"].items()
     }
 DATASETS = config["datasets"]
-WEKA_JAR = config["models"]["weka_jar"]
+# null and "bundled": python-weka-wrapper3's Weka 3.9.6
+WEKA_JAR = None if config["models"]["weka_jar"] == "bundled" else config["models"]["weka_jar"]
 
 
 def runs_weka(model):
@@ -80,9 +81,10 @@ def score_resources(members):
 
 def weka_jar_input():
     """The configured weka.jar, an input of the score jobs when a configured model runs Weka
-    (the score cache keys the Weka models on it, so changing it re-fits those only)."""
+    (the score cache keys the Weka models on it, so changing it re-fits those only); for
+    ``authors``, the choice of rule weka_authors (its jar, or the bundled Weka)."""
     if WEKA_JAR and any(runs_weka(model) for model in config["models"]["use"]):
-        return WEKA_JAR
+        return AUTHORS_WEKA_CHOICE if WEKA_JAR == "authors" else WEKA_JAR
     return []
 
 
@@ -128,6 +130,8 @@ GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
 # caches shared by every results folder (config "cache"): fitted scores, and the moment tables
 # of the exact estimator (on disk across jobs)
 SCORE_CACHE = os.path.join(config["cache"], "scores")
+WEKA_CACHE = os.path.join(config["cache"], "weka")
+AUTHORS_WEKA_CHOICE = f"{R}/weka/authors.json"
 os.environ.setdefault(
     "THRESHOLD_CHOICE_CACHE", os.path.join(config["cache"], "moments")
 )

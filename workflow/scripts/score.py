@@ -2,9 +2,10 @@
 for each dataset of the job in turn (one process, one JVM), each with its own log; a dataset
 that fails does not stop the others (steps.for_each_dataset)."""
 
-from threshold_choice.reproduction.steps import for_each_dataset, step_score
+from threshold_choice.reproduction.steps import for_each_dataset, step_score, weka_jar_of
 
 models = snakemake.params.models
+weka_jar = weka_jar_of(snakemake.input.weka_jar or None)
 
 
 def score(i, dataset):
@@ -17,7 +18,7 @@ def score(i, dataset):
         out_scores=list(snakemake.output.scores)[mine],
         out_timings=list(snakemake.output.timings)[mine],
         seed=snakemake.params.seed,
-        weka_jar=snakemake.input.weka_jar or None,
+        weka_jar=weka_jar,
         cache_dir=snakemake.params.cache,
     )
 

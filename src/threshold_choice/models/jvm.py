@@ -24,7 +24,11 @@ jars (its helper jar and Weka's numeric libraries), without the bundled ``weka.j
 with Weka 3.9.3 (the ``weka.jar`` of the ``python-weka-wrapper3==0.1.5`` sdist). The paper's
 runs point to a Weka before 3.9.2 (RWeka bundled 3.9.1 in 2017; ``weka-dev-3.9.1.jar`` is on
 Maven Central), whose ``Logistic`` computes its objective differently: see the README's
-section "The reproduction". :func:`weka_version` and :func:`weka_jar_in_use` tell what runs.
+section "The reproduction". A jar of the Weka 3.6 API (Debian's ``weka`` 3.6.14, whose
+``Logistic`` is the authors') is not put on the class path: the JVM runs the bundled Weka,
+and the Weka models run that jar's learners in a class loader of its own
+(:mod:`threshold_choice.models.weka_legacy`). :func:`weka_version` and
+:func:`weka_jar_in_use` tell what the Weka models run.
 
 JVM options
 -----------
@@ -65,6 +69,7 @@ __all__ = [
     "java_release",
     "java_version",
     "jvm_options",
+    "legacy_weka_jar",
     "resolved_weka_jar",
     "weka_jar_in_use",
     "weka_version",
@@ -82,6 +87,9 @@ _JVM_LOCK = threading.Lock()
 #: the jar a started JVM was checked to run (None: the bundled one); set once checked, so
 #: that the per-call check of every fit and predict is one comparison
 _JVM_CHECKED: list[str | None] = []
+
+#: the Weka 3.6-API jar the Weka models run in this process, when one was requested
+_LEGACY_JAR: list[str] = []
 
 #: Environment variable naming a ``weka.jar`` to use instead of the bundled one.
 WEKA_JAR_ENV = "THRESHOLD_CHOICE_WEKA_JAR"
@@ -276,6 +284,17 @@ def ensure_jvm(max_heap_size: str | None = None,
     if _JVM_CHECKED and (weka_jar is None or _JVM_CHECKED[0] == str(weka_jar)):
         return
     jar = check_weka_jar(weka_jar) if weka_jar is not None else None
+    # a Weka 3.6-API jar: the bundled Weka runs the JVM, the models load the jar in a class
+    # loader of its own
+    legacy = jar is not None and _is_legacy(jar)
+    _start_or_check(None if legacy else jar, max_heap_size)
+    _LEGACY_JAR[:] = [jar] if legacy else []
+    _JVM_CHECKED[:] = [None if weka_jar is None else str(weka_jar)]
+
+
+def _start_or_check(jar: str | None, max_heap_size: str | None) -> None:
+    """Start the JVM with ``jar`` (None: the bundled Weka) on its class path, or check that
+    the running one has it."""
     jpype, wjvm = _import_wrapper()
     with _JVM_LOCK:
         if jpype.isJVMStarted():
@@ -299,8 +318,6 @@ def ensure_jvm(max_heap_size: str | None = None,
         except Exception as exc:
             raise UserError(f"could not start the JVM for Weka ({exc}); {_INSTALL_HINT}.") from exc
     _check_weka_on_classpath(jpype)
-    if not _JVM_CHECKED:
-        _JVM_CHECKED.append(None if weka_jar is None else str(weka_jar))
 
 
 @functools.cache
@@ -318,9 +335,24 @@ def _running_weka_jar(jpype: Any) -> str:
     return str(Path(str(jpype.JClass("java.io.File")(location.toURI()).getPath())).resolve())
 
 
+def _is_legacy(jar: str) -> bool:
+    from threshold_choice.models.weka_legacy import is_legacy_weka_jar
+
+    return is_legacy_weka_jar(jar)
+
+
+def legacy_weka_jar() -> str | None:
+    """The Weka 3.6-API jar whose learners the Weka models run in this process (see the
+    module docstring), or None when they run the class path's Weka."""
+    return _LEGACY_JAR[0] if _LEGACY_JAR else None
+
+
 def weka_jar_in_use() -> str:
-    """Path of the ``weka.jar`` whose classes run in this process (starts the JVM if needed)."""
+    """Path of the ``weka.jar`` whose learners the Weka models run in this process (starts
+    the JVM if needed)."""
     ensure_jvm()
+    if _LEGACY_JAR:
+        return _LEGACY_JAR[0]
     jpype, _ = _import_wrapper()
     return _running_weka_jar(jpype)
 
@@ -337,9 +369,13 @@ def _check_weka_on_classpath(jpype: Any) -> None:
 
 
 def weka_version() -> str:
-    """Version of the Weka running in this process (``weka.core.Version.VERSION``),
-    e.g. ``"3.9.6"``. Starts the JVM if needed."""
+    """Version of the Weka whose learners the Weka models run in this process
+    (``weka.core.Version.VERSION``), e.g. ``"3.9.6"``. Starts the JVM if needed."""
     ensure_jvm()
+    if _LEGACY_JAR:
+        from threshold_choice.models.weka_legacy import legacy_weka
+
+        return legacy_weka(_LEGACY_JAR[0]).version
     jpype, _ = _import_wrapper()
     return str(jpype.JClass("weka.core.Version").VERSION)
 

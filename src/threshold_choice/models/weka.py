@@ -61,10 +61,10 @@ Weka returns a missing prediction, an all-zero distribution).
 
 Differences from RWeka
 ----------------------
-* Weka 3.9.6 by default instead of the authors' pre-3.9.2 release (see above):
-  ``Logistic`` (so also ``SMO -M``'s calibration) differs on near-separable data, so results
-  are not bit-identical to the published runs (the README's section "The reproduction" lists every
-  differing cell).
+* Weka 3.9.6 by default instead of the authors' 3.9.1: ``Logistic`` (so also ``SMO -M``'s
+  calibration) differs on near-separable data. A Weka 3.6-API jar given to :func:`ensure_jvm`
+  (Debian's 3.6.14, whose ``Logistic`` is the authors': the workflow's default) runs in a
+  class loader of its own (:mod:`.weka_legacy`); see ``docs/weka.md``.
 * RWeka also classified the training instances right after ``buildClassifier`` (to store
   fitted classes); this is not repeated. For all the paper's learners prediction has no side
   effects except IBk, which widens its attribute ranges (used for distance normalisation)
@@ -104,6 +104,7 @@ from threshold_choice.models.jvm import (
     check_weka_jar,
     ensure_jvm,
     java_version,
+    legacy_weka_jar,
     weka_jar_in_use,
     weka_version,
 )
@@ -164,21 +165,35 @@ def _class_attribute_name(feature_names: Sequence[str]) -> str:
 def _make_header(jpype: Any, schema: FrameSchema, class_order: tuple[int, int]) -> Any:
     """Empty ``weka.core.Instances``: the class (nominal, values ``class_order``) first, then
     the features (nominal with their declared categories in order, or numeric)."""
-    attribute = _jclass("weka.core.Attribute")
-    array_list = _jclass("java.util.ArrayList")
+    return build_header(jpype, _jclass, "java.util.ArrayList", "add",
+                        _class_attribute_name(schema.names), [str(c) for c in class_order],
+                        schema.names, schema.categories)
+
+
+def build_header(jpype: Any, jclass: Any, list_class: str, add: str, class_name: str,
+                 class_values: Sequence[str], names: Sequence[str],
+                 categories: Sequence[Sequence[Any] | None]) -> Any:
+    """Empty ``weka.core.Instances`` named as RWeka names it, class index 0: the nominal class
+    attribute ``class_name`` first, then the features (``categories[j]`` None: numeric).
+    ``jclass`` looks up Weka's classes; the attribute lists are ``list_class`` objects filled
+    with their method ``add`` (Weka 3.7+: ``java.util.ArrayList``/``add``; Weka 3.6:
+    ``weka.core.FastVector``/``addElement``)."""
+    attribute = jclass("weka.core.Attribute")
+    new_list = jclass(list_class)
 
     def nominal(name: str, values: Sequence[Any]) -> Any:
-        labels = array_list()
+        labels = new_list()
         for value in values:
-            labels.add(jpype.JString(str(value)))
+            getattr(labels, add)(jpype.JString(str(value)))
         return attribute(jpype.JString(name), labels)
 
-    atts = array_list()
-    atts.add(nominal(_class_attribute_name(schema.names), [str(c) for c in class_order]))
-    for name, cats in zip(schema.names, schema.categories, strict=True):
-        atts.add(attribute(jpype.JString(name)) if cats is None else nominal(name, cats))
+    atts = new_list()
+    getattr(atts, add)(nominal(class_name, class_values))
+    for name, cats in zip(names, categories, strict=True):
+        getattr(atts, add)(attribute(jpype.JString(name)) if cats is None
+                           else nominal(name, cats))
     try:
-        header = _jclass("weka.core.Instances")(jpype.JString("R_data_frame"), atts, 0)
+        header = jclass("weka.core.Instances")(jpype.JString("R_data_frame"), atts, 0)
     except Exception as exc:  # e.g. duplicate attribute or nominal value names
         raise UserError(
             f"Weka refused the feature columns ({exc}). Give the columns unique names and "
@@ -333,14 +348,31 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         ensure_jvm()
         jpype, _ = _import_wrapper()
         if getattr(self, "_jclassifier", None) is None:
-            self._jclassifier, self._jheader = _deserialize(jpype, self._serialized)
+            if self._serialized is None:
+                raise UserError("this WekaClassifier has no Weka model to restore; fit it again.")
+            legacy = self._legacy()
+            self._jclassifier, self._jheader = (
+                _deserialize(jpype, self._serialized) if legacy is None
+                else legacy.deserialize(self._serialized))
             self._serialized = None
         return jpype, self._jclassifier, self._jheader
+
+    def _legacy(self) -> Any:
+        """The :class:`~.weka_legacy.LegacyWeka` whose learner this model runs (a Weka
+        3.6-API jar, see :mod:`.jvm`), or None for the class path's Weka."""
+        from threshold_choice.models.weka_legacy import legacy_weka
+
+        jar = getattr(self, "weka_jar_", None)
+        return None if jar is None else legacy_weka(jar)
 
     def _instances(self, jpype: Any, header: Any, X: pd.DataFrame) -> Any:
         check_same_schema(X, self.schema_, self._name())
         matrix = frame_to_matrix(X, self.schema_)
-        return _fill(jpype, header, matrix, np.full(matrix.shape[0], np.nan))
+        missing = np.full(matrix.shape[0], np.nan)
+        legacy = self._legacy()
+        if legacy is not None:
+            return legacy.fill(header, matrix, missing)
+        return _fill(jpype, header, matrix, missing)
 
     def _weka_index_of_label(self) -> NDArray[np.intp]:
         """Weka class index of project label 0 and of label 1."""
@@ -367,10 +399,18 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
                 )
         ensure_jvm()
         jpype, _ = _import_wrapper()
-        header = _make_header(jpype, schema, order)
+        self.weka_jar_ = legacy_weka_jar()
+        legacy = self._legacy()
         weka_class = np.where(labels == order[0], 0.0, 1.0)
-        data = _fill(jpype, header, matrix[keep], weka_class[keep])
-        classifier = self._new_classifier(jpype)
+        if legacy is None:
+            header = _make_header(jpype, schema, order)
+            data = _fill(jpype, header, matrix[keep], weka_class[keep])
+            classifier = self._new_classifier(jpype)
+        else:
+            header = legacy.header(_class_attribute_name(schema.names),
+                                   [str(c) for c in order], schema.names, schema.categories)
+            data = legacy.fill(header, matrix[keep], weka_class[keep])
+            classifier = legacy.new_classifier(self.classname, self.options, self._name())
         try:
             classifier.buildClassifier(data)
         except Exception as exc:
@@ -381,7 +421,8 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         self.feature_names_in_ = np.array(schema.names, dtype=object)
         self.n_train_used_ = int(keep.sum())
         self._jclassifier = classifier
-        self._jheader = _jclass("weka.core.Instances")(header, 0)
+        self._jheader = (_jclass("weka.core.Instances")(header, 0) if legacy is None
+                         else legacy.empty_copy(header))
         self._serialized: bytes | None = None
         return self
 
@@ -397,7 +438,9 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         data = self._instances(jpype, header, X)
         if data.numInstances() == 0:
             return np.empty((0, 2), dtype=np.float64)
-        dist = np.asarray(classifier.distributionsForInstances(data), dtype=np.float64)
+        legacy = self._legacy()
+        dist = (np.asarray(classifier.distributionsForInstances(data), dtype=np.float64)
+                if legacy is None else legacy.distributions(classifier, data))
         return np.ascontiguousarray(dist[:, self._weka_index_of_label()])
 
     def predict(self, X: pd.DataFrame) -> NDArray[np.int64]:
@@ -409,7 +452,11 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         label1 = int(self._weka_index_of_label()[1])
         if n == 0:
             return np.empty(0, dtype=np.int64)
-        if _classifies_by_max_probability(classifier):
+        legacy = self._legacy()
+        if legacy is not None:
+            # Weka 3.6's classifyInstance, every row in one Java stream (NaN: missing)
+            weka_pred = np.nan_to_num(legacy.classify(classifier, data), nan=-1.0)
+        elif _classifies_by_max_probability(classifier):
             # Weka's AbstractClassifier.classifyInstance: the first class of largest
             # probability, missing when every probability is 0 (here: label 0); computed from
             # one batch call instead of one call per row
@@ -434,7 +481,9 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         jheader = state.pop("_jheader", None)
         if jclassifier is not None:
             jpype, _ = _import_wrapper()
-            state["_serialized"] = _serialize(jpype, jclassifier, jheader)
+            legacy = self._legacy()
+            state["_serialized"] = (_serialize(jpype, jclassifier, jheader) if legacy is None
+                                    else legacy.serialize(jclassifier, jheader))
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -470,9 +519,7 @@ def _serialize(jpype: Any, classifier: Any, header: Any) -> bytes:
     return bytes(buffer.toByteArray())
 
 
-def _deserialize(jpype: Any, blob: bytes | None) -> tuple[Any, Any]:
-    if blob is None:
-        raise UserError("this WekaClassifier has no Weka model to restore; fit it again.")
+def _deserialize(jpype: Any, blob: bytes) -> tuple[Any, Any]:
     stream = jpype.JClass("java.io.ByteArrayInputStream")(jpype.JArray(jpype.JByte)(blob))
     # Weka's reader resolves classes through Weka's class loaders.
     objects = jpype.JClass("weka.core.SerializationHelper").readAll(stream)

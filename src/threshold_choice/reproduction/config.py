@@ -224,7 +224,7 @@ def _check_models(config: Mapping[str, Any], root: Path) -> None:
             f"config: models.baselines names unknown model(s) {', '.join(unknown)}; use "
             f"names of the model registry: {', '.join(known)}"
         )
-    if models["weka_jar"]:
+    if models["weka_jar"] not in (None, "authors", "bundled"):
         from threshold_choice.models.jvm import check_weka_jar
 
         try:
@@ -250,8 +250,9 @@ def _check_weka_classes(config: Mapping[str, Any], root: Path,
         return
     from threshold_choice.models.jvm import resolved_weka_jar
 
-    jar = resolved_weka_jar(root / config["models"]["weka_jar"]
-                            if config["models"]["weka_jar"] else None)
+    # the authors' Weka may not be fetched yet: its learners' names are the bundled Weka's
+    given = config["models"]["weka_jar"]
+    jar = resolved_weka_jar(None if given in (None, "authors", "bundled") else root / given)
     with zipfile.ZipFile(jar) as archive:
         listed = set(archive.namelist())
     for name, classname in weka.items():
