@@ -4,11 +4,12 @@ do not apply (end-to-end runs of the workflow on tiny configurations)."""
 
 from __future__ import annotations
 
-import copy
 import filecmp
+import json
 import re
 import shutil
 import subprocess
+import sys
 import textwrap
 
 import pandas as pd
@@ -41,6 +42,29 @@ def checkout_copy(folder):
                         ignore=shutil.ignore_patterns("__pycache__"))
     return folder
 
+def add_own_dataset(checkout, tmp):
+    """docs/datasets.md's steps: haberman's data as a CSV file of one's own (``my-haberman``),
+    its entry with ``expected: pending``, the prepare command's printed values pasted in."""
+    from threshold_choice.datasets.arff import read_arff
+    from threshold_choice.datasets.table import to_dataframe
+
+    _, table = read_arff(REPO.parent / "shared" / "datasets" / "haberman.arff")
+    to_dataframe(table).to_csv(tmp / "my-haberman.csv", index=False)
+    years = [str(y) for y in range(58, 70)]  # the year is nominal in the paper's file
+    entry = (f"  my-haberman:\n    source: {{kind: local, path: {tmp / 'my-haberman.csv'}, "
+             f"transforms: [to_nominal: {{Patients_year_of_operation: {years}}}]}}\n"
+             "    target: Survival_status\n    label_of_class1: '1'\n    expected: pending\n")
+    registry = checkout / "config" / "datasets.yaml"
+    registry.write_text(registry.read_text() + entry)
+    prepare = subprocess.run(
+        [sys.executable, "-m", "threshold_choice.cli", "datasets", "prepare", "--name",
+         "my-haberman", "--out", str(tmp / "my-haberman"), "--registry", str(registry)],
+        capture_output=True, text=True, cwd=checkout)
+    printed = re.search(r"is (expected: \{.*\}) with label_of_class1", prepare.stderr)
+    assert prepare.returncode == 2 and printed, prepare.stderr
+    registry.write_text(registry.read_text().replace("expected: pending", printed.group(1)))
+
+
 PAPER_FILES = [
     *(f"tables/table{t}_gamma-{g}.{ext}" for t in (7, 8) for g in ("inf", "4")
       for ext in ("csv", "md", "tex")),
@@ -54,17 +78,13 @@ def runs(tmp_path_factory):
     """Results of the tiny paper configuration, of the same with HGB and a dataset of one's
     own added, and of the paper configuration under c ~ Beta(2, 2)."""
     tmp = tmp_path_factory.mktemp("extend")
-    registry = yaml.safe_load((REPO / "config" / "datasets.yaml").read_text())
-    mine = copy.deepcopy(registry["datasets"]["haberman"])
-    mine["table5"] = {"number": 99, "name": "my-haberman"}
-    registry["datasets"]["my-haberman"] = mine
-    (tmp / "datasets.yaml").write_text(yaml.safe_dump(registry, sort_keys=False))
     # the README's instructions, followed literally in a copy of the checkout
     checkout = checkout_copy(tmp / "checkout")
     added = checkout / "config" / "models_added.yaml"
     text = added.read_text()
     assert "\nmodels: []\n" in text
     added.write_text(text.replace("\nmodels: []\n", "\n" + readme_model_entry()))
+    add_own_dataset(checkout, tmp)
     out = {"checkout": checkout}
     for name in ("paper", "extended", "beta"):
         (tmp / name).mkdir()
@@ -76,9 +96,6 @@ def runs(tmp_path_factory):
         datasets=[*TINY["datasets"], "my-haberman"],
         models={**TINY["models"], "use": [*TINY["models"]["use"], "HGB"]},
     )
-    config = yaml.safe_load(extended.read_text())
-    config["data"]["registry"] = str(tmp / "datasets.yaml")
-    extended.write_text(yaml.safe_dump(config))
     snakemake(config_file=extended, cwd=checkout)
     out["extended"] = tmp / "extended" / "results"
     methods = [*TINY["evaluation"]["methods"], "score-uniform"]
@@ -107,6 +124,10 @@ def test_added_models_and_datasets_get_the_extended_tables(runs):
     assert t8.loc["my-haberman", "number"] == 27  # numbered after the paper's 26
     # the dataset of one's own is a copy of haberman: its row equals haberman's
     assert t8.loc["my-haberman", "AUC"] == pytest.approx(t8.loc["haberman", "AUC"])
+    # the run's Table 5 numbers it as the extended tables do
+    t5 = pd.read_csv(runs["extended"] / "tables" / "table5.csv").set_index("dataset")
+    assert t5.loc["my-haberman", "number"] == 27
+    assert t5.loc["my-haberman", "instances"] == t5.loc["Haberman", "instances"]
     caption = (folder / "table7_gamma-inf.md").read_text().splitlines()[0]
     assert caption.startswith("Table 7, extended")
     assert "HGB" not in set(pd.read_csv(runs["extended"] / "tables" /
@@ -174,7 +195,8 @@ def test_the_report_opens_in_a_browser_on_the_headline_and_the_marked_tables(run
     assert "Reproduction of Ferri, Hernandez-Orallo and Flach" in page
     assert f"<b>{within} of {cells - missing}</b>" in page  # the headline's count
     assert '<table class="tc">' in page and 'class="differs"' in page
-    assert "weka 3.9.6" in page  # the software that ran
+    authors = json.loads((runs["paper"] / "weka" / "authors.json").read_text())
+    assert ("weka 3.6.14" if authors["jar"] else "weka 3.9.6") in page  # the software that ran
 
 
 def test_a_models_threads_and_resources_reach_its_score_jobs(tmp_path):

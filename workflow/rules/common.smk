@@ -99,8 +99,11 @@ def learners():
 
 
 def dataset_size(name):
-    """Rows x columns of the registry's expected shape of dataset ``name`` (0 if unknown)."""
-    expected = DATASET_ENTRIES[name].get("expected", {})
+    """Rows x columns of the registry's expected shape of dataset ``name`` (0 if unknown, or
+    ``expected: pending``)."""
+    expected = DATASET_ENTRIES[name].get("expected")
+    if not isinstance(expected, dict):
+        return 0
     return expected.get("n_rows", 0) * expected.get("n_columns", 0)
 
 

@@ -431,10 +431,81 @@ def fetch_from_uci(spec: DatasetSpec, cache_dir: Path, *, retries: int = 3,
                    "path": str(dest.resolve()), "file_sha256": sha256_file(dest)}
 
 
+#: what a local CSV file writes for a missing value (besides an empty field)
+LOCAL_MISSING = ("", "?", "NA")
+
+
+def read_local_csv(path: Path, target: str) -> Table:
+    """A CSV file of one's own (a header row; ``,`` between fields) as a :class:`Table`.
+
+    A column whose every present value is a number is numeric, any other nominal, and so is
+    the ``target`` whatever its values (labels as written, e.g. ``0``/``1``). A nominal
+    column's categories are its distinct labels in sorted order (as R's ``read.csv`` makes
+    factor levels), which fixes the class order the R splitter and Weka see. Missing: an empty
+    field, ``?`` or ``NA``."""
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as handle:
+        header = [h.strip() for h in next(csv.reader(handle), [])]
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:  # pandas would rename the second one silently
+        raise ArffFormatError(f"{path}: the header names {', '.join(twice)} twice; rename one.")
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    frame.columns = header
+    if target not in frame.columns:
+        raise ArffFormatError(
+            f"{path}: no column {target!r} (the registry's target); its columns: "
+            f"{', '.join(map(str, frame.columns))}."
+        )
+    columns = []
+    for name in frame.columns:
+        raw = frame[name].str.strip().to_numpy(dtype=object)
+        missing = np.isin(raw, LOCAL_MISSING)
+        numbers = pd.to_numeric(pd.Series(raw[~missing]), errors="coerce")
+        if name != target and not numbers.isna().any():
+            values = np.full(len(raw), np.nan)
+            values[~missing] = numbers.to_numpy(dtype=np.float64)
+            columns.append(Column(str(name), "numeric", values))
+        else:
+            labels = np.where(missing, None, raw)
+            categories = sorted({str(v) for v in raw[~missing]})
+            columns.append(Column(str(name), "nominal", label_codes(labels, categories),
+                                  tuple(categories)))
+    return Table(tuple(columns))
+
+
+def fetch_from_local(spec: DatasetSpec) -> SourceResult:
+    """The CSV or ARFF file of a dataset of one's own (``source: {kind: local, path}``; a
+    relative path is taken from the working folder)."""
+    source = spec.source
+    assert source.path is not None
+    path = Path(source.path).expanduser()
+    if not path.is_file():
+        raise SourceUnavailableError(
+            f"{spec.name}: the local file {path} (source.path) does not exist; correct the "
+            "path in the dataset registry (relative paths start at the working folder)."
+        )
+    fmt = source.file_format or path.suffix.lower().lstrip(".")
+    if fmt == "arff":
+        _, table = read_arff(path)
+    elif fmt == "csv":
+        table = read_local_csv(path, spec.target)
+    else:
+        raise SourceUnavailableError(
+            f"{spec.name}: cannot tell the format of {path} from its name; add format: csv "
+            "or format: arff to its source."
+        )
+    table = apply_transforms(table, source.transforms)
+    return table, {"kind": "local", "path": str(path.resolve()), "file_sha256": sha256_file(path)}
+
+
 def fetch_source(spec: DatasetSpec, *, cache_dir: Path, mirror: Path | Mirror | None,
                  retries: int = 3, backoff: float = 1.0) -> SourceResult:
     """Mirror first (when given, existing and holding the file), else the registry's public
-    source. A plain path is a mirror given with ``--mirror`` (see :class:`Mirror`)."""
+    source; a dataset of one's own (``local``) from its file. A plain path is a mirror given
+    with ``--mirror`` (see :class:`Mirror`)."""
+    if spec.source.kind == "local":
+        return fetch_from_local(spec)
     setting = Mirror.of(mirror)
     folder = _usable_mirror(spec, setting)
     if folder is not None:

@@ -93,6 +93,8 @@ def verify(table: Table, spec: DatasetSpec, source_info: Mapping[str, Any]) -> s
     class counts, class-1 label), with expected and actual values and the source.
     """
     actual_hash = content_hash(table)
+    if spec.pending:
+        raise ContentHashMismatchError(_pending_message(table, spec, source_info, actual_hash))
     problems = []
     if actual_hash != spec.content_sha256:
         problems.append(f"content hash expected {spec.content_sha256}, actual {actual_hash}")
@@ -121,6 +123,24 @@ def verify(table: Table, spec: DatasetSpec, source_info: Mapping[str, Any]) -> s
             "(--mirror DIR); if the registry's transforms are wrong, fix config/datasets.yaml."
         )
     return actual_hash
+
+
+def _pending_message(table: Table, spec: DatasetSpec, source_info: Mapping[str, Any],
+                     digest: str) -> str:
+    """What to write in the registry entry of ``spec`` (``expected: pending``), in one line."""
+    where = source_info.get("path") or source_info.get("url") or spec.source.describe()
+    if spec.target not in table.names or table.column(spec.target).kind != "nominal":
+        return (f"{spec.name}: the table from {where} has no nominal column {spec.target!r} "
+                f"(its columns: {', '.join(table.names)}); correct target in the registry")
+    target = table.column(spec.target)
+    counts = ", ".join(f"'{k}': {v}" for k, v in class_counts(target).items())
+    return (
+        f"{spec.name}: its registry entry says expected: pending; the table from {where} is "
+        f"expected: {{n_rows: {table.n_rows}, n_columns: {len(table.columns)}, class_counts: "
+        f"{{{counts}}}, content_sha256: '{digest}'}} with label_of_class1: "
+        f"'{majority_label(target)}' (its majority class): check the data, then write these "
+        "into the entry to pin them"
+    )
 
 
 def build_meta(table: Table, spec: DatasetSpec, source_info: Mapping[str, Any],

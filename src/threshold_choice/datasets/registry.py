@@ -42,17 +42,20 @@ def configured_mirror(config_path: Path | None = None) -> Path | None:
 class SourceSpec:
     """Where the data comes from when the mirror lacks it.
 
-    ``kind`` is ``openml`` (``openml_id``, ``keep_ignored``), ``uci`` (``url``, ``uci_format``)
-    or ``mirror_only``; ``transforms`` map the source onto the paper's table.
+    ``kind`` is ``openml`` (``openml_id``, ``keep_ignored``), ``uci`` (``url``, ``uci_format``),
+    ``mirror_only`` or ``local`` (``path``, ``file_format``: a CSV or ARFF file of one's own);
+    ``transforms`` map the source onto the paper's table.
     """
 
     kind: str
-    note: str
+    note: str = ""
     openml_id: int | None = None
     keep_ignored: tuple[str, ...] = ()
     url: str | None = None
     uci_format: Mapping[str, Any] = field(default_factory=dict)
     transforms: tuple[Mapping[str, Any], ...] = ()
+    path: str | None = None
+    file_format: str | None = None
 
     def describe(self) -> str:
         """Short human-readable name of the source, used in messages and metadata."""
@@ -60,25 +63,36 @@ class SourceSpec:
             return f"OpenML dataset {self.openml_id}"
         if self.kind == "uci":
             return f"UCI file {self.url}"
+        if self.kind == "local":
+            return f"the local file {self.path}"
         return "the mirror only (no public source)"
 
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """One registry entry; ``n_columns`` counts the class attribute too (as Table 5 does)."""
+    """One registry entry; ``n_columns`` counts the class attribute too (as Table 5 does).
+
+    A dataset of one's own has no ``table5_number`` (None) nor ``mirror_file``; while its
+    entry says ``expected: pending``, ``n_rows``, ``n_columns``, ``class_counts`` and
+    ``content_sha256`` are None (:attr:`pending`) and preparing it prints their values."""
 
     name: str
-    table5_number: int
+    table5_number: int | None
     table5_name: str
-    mirror_file: str
+    mirror_file: str | None
     target: str
     label_of_class1: str
-    n_rows: int
-    n_columns: int
-    class_counts: Mapping[str, int]
-    content_sha256: str
+    n_rows: int | None
+    n_columns: int | None
+    class_counts: Mapping[str, int] | None
+    content_sha256: str | None
     source: SourceSpec
     provenance: str
+
+    @property
+    def pending(self) -> bool:
+        """Whether the entry awaits its expected values (``expected: pending``)."""
+        return self.content_sha256 is None
 
 
 def _read_yaml(path: Path, what: str) -> Any:
@@ -88,7 +102,9 @@ def _read_yaml(path: Path, what: str) -> Any:
 def _source(raw: Mapping[str, Any]) -> SourceSpec:
     return SourceSpec(
         kind=raw["kind"],
-        note=raw["note"],
+        note=raw.get("note", ""),
+        path=raw.get("path"),
+        file_format=raw.get("format") if raw["kind"] == "local" else None,
         openml_id=raw.get("id"),
         keep_ignored=tuple(expand_names(raw.get("keep_ignored", []))),
         url=raw.get("url"),
@@ -107,6 +123,7 @@ def load_registry(
     path = Path(path) if path is not None else DEFAULT_REGISTRY
     doc = _read_yaml(path, "dataset registry")
     schema = _read_yaml(Path(schema_path) if schema_path else DEFAULT_SCHEMA, "registry schema")
+    _check_hash_spelling(doc, path)
     try:
         jsonschema.validate(doc, schema)
     except jsonschema.ValidationError as exc:
@@ -116,27 +133,43 @@ def load_registry(
         ) from None
     specs: dict[str, DatasetSpec] = {}
     for name, raw in doc["datasets"].items():
-        exp = raw["expected"]
-        if raw["label_of_class1"] not in exp["class_counts"]:
+        exp = raw["expected"] if isinstance(raw["expected"], Mapping) else {}
+        if exp and raw["label_of_class1"] not in exp["class_counts"]:
             raise RegistryError(
                 f"dataset registry {path}: {name}: label_of_class1 {raw['label_of_class1']!r} is "
                 "not one of its class_counts labels. Fix the entry."
             )
+        table5 = raw.get("table5") or {}
         specs[name] = DatasetSpec(
             name=name,
-            table5_number=raw["table5"]["number"],
-            table5_name=raw["table5"]["name"],
-            mirror_file=raw["mirror_file"],
+            table5_number=table5.get("number"),
+            table5_name=table5.get("name", name),
+            mirror_file=raw.get("mirror_file"),
             target=raw["target"],
             label_of_class1=raw["label_of_class1"],
-            n_rows=exp["n_rows"],
-            n_columns=exp["n_columns"],
-            class_counts=dict(exp["class_counts"]),
-            content_sha256=exp["content_sha256"],
+            n_rows=exp.get("n_rows"),
+            n_columns=exp.get("n_columns"),
+            class_counts=dict(exp["class_counts"]) if exp else None,
+            content_sha256=exp.get("content_sha256"),
             source=_source(raw["source"]),
-            provenance=raw["provenance"].strip(),
+            provenance=str(raw.get("provenance", "")).strip(),
         )
     return specs
+
+
+def _check_hash_spelling(doc: Any, path: Path) -> None:
+    """A content hash YAML read as a number (64 digits unquoted, e.g. a placeholder of
+    zeros) gets its own message: the schema's would only say it is not a string."""
+    datasets = doc.get("datasets") if isinstance(doc, Mapping) else None
+    for name, raw in (datasets or {}).items():
+        expected = raw.get("expected") if isinstance(raw, Mapping) else None
+        value = expected.get("content_sha256") if isinstance(expected, Mapping) else None
+        if isinstance(value, int | float):
+            raise RegistryError(
+                f"dataset registry {path}: {name}: expected.content_sha256 is read by YAML as "
+                f"the number {value!r}, not a hash: quote it ('...'), or write `expected: "
+                "pending` and prepare the dataset, which prints the values to write there."
+            )
 
 
 def get_spec(name: str, registry: Mapping[str, DatasetSpec] | None = None) -> DatasetSpec:
@@ -151,5 +184,7 @@ def get_spec(name: str, registry: Mapping[str, DatasetSpec] | None = None) -> Da
 
 
 def dataset_names(registry: Mapping[str, DatasetSpec]) -> Sequence[str]:
-    """Names in Table 5 order."""
-    return sorted(registry, key=lambda n: registry[n].table5_number)
+    """Names in Table 5 order, then the datasets of one's own in registry order."""
+    order = list(registry)
+    return sorted(order, key=lambda n: (registry[n].table5_number is None,
+                                        registry[n].table5_number or 0, order.index(n)))

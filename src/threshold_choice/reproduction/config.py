@@ -336,6 +336,15 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
             f"{config['data']['registry']} or use one of: {', '.join(registry)}"
         )
     _check_mirror(config, root, registry)
+    absent = [f"{d} ({registry[d].source.path})" for d in config["datasets"]
+              if registry[d].source.kind == "local"
+              and not (root / Path(registry[d].source.path or "").expanduser()).is_file()]
+    if absent:
+        raise UserError(
+            f"config: the local file of {', '.join(absent)} does not exist; correct its "
+            f"source.path in {config['data']['registry']} (relative paths start at the working "
+            "folder)"
+        )
     _check_models(config, root)
     missing = [m for m in PAPER_METHODS if m not in config["evaluation"]["methods"]]
     if missing:

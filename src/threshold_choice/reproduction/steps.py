@@ -525,15 +525,26 @@ def gamma_of_label(label: str) -> float:
 
 
 def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
-                formats: Sequence[str] | None = None) -> None:
+                formats: Sequence[str] | None = None,
+                published_dir: Path | str | None = None) -> None:
     """Table 5 (instances, attributes, majority proportion) of the prepared datasets, in
-    ``formats`` (default :data:`threshold_choice.reproduction.tables.TABLE_FORMATS`)."""
+    ``formats`` (default :data:`threshold_choice.reproduction.tables.TABLE_FORMATS`); a
+    dataset of one's own is numbered as in the extended tables (after the published Table 5
+    of ``published_dir``, in the order given)."""
     from threshold_choice.datasets import load_prepared
     from threshold_choice.reproduction.table5 import table5
-    from threshold_choice.reproduction.tables import TABLE_FORMATS, write_table
+    from threshold_choice.reproduction.tables import (
+        PUBLISHED_DIR,
+        TABLE_FORMATS,
+        extended_numbers,
+        write_table,
+    )
 
     formats = formats or TABLE_FORMATS
-    frame = table5([load_prepared(Path(p)) for p in prepared])
+    datasets = [load_prepared(Path(p)) for p in prepared]
+    numbers = extended_numbers([d.name for d in datasets],
+                               Path(published_dir) if published_dir else PUBLISHED_DIR)
+    frame = table5(datasets, numbers)
     write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
 
 

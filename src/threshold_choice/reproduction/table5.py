@@ -7,7 +7,7 @@ class) in the whole dataset; the published table rounds it to two decimals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -18,18 +18,26 @@ from threshold_choice.datasets.prepare import PreparedDataset
 from threshold_choice.reproduction.paper import TABLE5_COLUMNS
 
 
-def table5(prepared: Iterable[PreparedDataset]) -> pd.DataFrame:
-    """One row per dataset, sorted by Table 5 number; ``majority`` unrounded."""
-    rows = [
-        {
-            "number": int(p.meta["table5"]["number"]),
+def table5(prepared: Iterable[PreparedDataset],
+           numbers: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """One row per dataset, sorted by Table 5 number; ``majority`` unrounded. A dataset of
+    one's own (no Table 5 number in its registry entry) takes its number from ``numbers``
+    (name in lower case -> number: the extended tables' numbering,
+    :func:`~threshold_choice.reproduction.tables.extended_numbers`)."""
+    rows = []
+    for p in prepared:
+        number = p.meta["table5"]["number"]
+        if number is None:
+            if numbers is None or p.name.lower() not in numbers:
+                raise DatasetError(f"{p.name} has no Table 5 number: give the table its numbers")
+            number = numbers[p.name.lower()]
+        rows.append({
+            "number": int(number),
             "dataset": str(p.meta["table5"]["name"]),
             "instances": len(p.y),
             "attributes": p.X.shape[1] + 1,
             "majority": float(np.mean(p.y)),
-        }
-        for p in prepared
-    ]
+        })
     frame = pd.DataFrame(rows, columns=list(TABLE5_COLUMNS))
     return frame.sort_values("number", ignore_index=True)
 
