@@ -120,7 +120,7 @@ def test_offset_applies_to_every_rate_based_method_only() -> None:
 
 @pytest.mark.parametrize("offset", [0.0, -1e-7, float("nan")])
 def test_non_positive_offset_is_refused(offset: float) -> None:
-    with pytest.raises(UserError, match="rate_threshold_offset must be > 0"):
+    with pytest.raises(UserError, match=r"rate_threshold_offset must be in \(0, 1\)"):
         LossSettings("exact", 1000, 0, offset)
 
 
@@ -137,4 +137,4 @@ def test_cli_takes_the_offset(tmp_path, capsys: pytest.CaptureFixture[str]) -> N
     oracle = np.mean([authors_rate_driven_loss(y, s, c, c) for c in grid])
     assert value == pytest.approx(oracle, abs=1e-9)
     assert main([*args, "--rate-threshold-offset", "0"]) == 2
-    assert "rate_threshold_offset must be > 0" in capsys.readouterr().err
+    assert "rate_threshold_offset must be in (0, 1)" in capsys.readouterr().err

@@ -34,3 +34,17 @@ def read_yaml(path: Path, what: str, *, shipped: str, error: type[Exception]) ->
     except yaml.YAMLError as exc:
         problem = " ".join(str(exc).replace('in "<unicode string>", ', "").split())
         raise error(f"{what} {path} is not valid YAML: {problem}. Fix the file.") from None
+
+
+def schema_message(exc: Any, limit: int = 160) -> str:
+    """A ``jsonschema.ValidationError``'s message in one short line: its message quotes the
+    offending value, which for a file of the wrong shape is the whole file."""
+    import reprlib
+
+    message = " ".join(str(exc.message).split())
+    if len(message) <= limit:
+        return message
+    short = reprlib.Repr()
+    short.maxstring, short.maxother, short.maxlist, short.maxdict = 40, 40, 3, 3
+    shown = short.repr(exc.instance)
+    return f"{shown} breaks its {exc.validator!r} rule ({str(exc.validator_value)[:60]})"

@@ -10,6 +10,12 @@ intervals are percentile intervals of the replicates. Replicates are drawn from 
 resamples: :func:`paired_difference` then gives intervals for the difference between them,
 and :meth:`Bootstrap.difference` for the difference between two methods of one model.
 
+Memory. Replicates are drawn and evaluated in chunks of about :data:`CHUNK_CELLS` counts
+(``n`` examples x replicates), each replicate from its own random stream (derived from
+``seed`` and its number, so the resamples do not depend on the chunking): memory is
+``O(n x chunk)`` plus the replicates' results (``n_boot x methods x gammas`` floats), whatever
+``n_boot``; ``n_boot`` is at most :data:`MAX_REPLICATES`.
+
 Speed. A replicate is a vector of counts per test example. For the methods whose break points
 in ``c_hat`` do not depend on the test labels (score-driven and its skew/aware/uniform
 variants, train-optimal and its aware variant) the exact expected loss is linear in the cost
@@ -34,7 +40,7 @@ from numpy.typing import ArrayLike, NDArray
 from threshold_choice._typing import FloatArray
 from threshold_choice.costlines import CostLines, validate_scores
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.evaluation import LossSettings, as_loss_settings, expected_losses
 from threshold_choice.expected_loss import _mapped_moments, expected_loss
 from threshold_choice.methods import GAMMA_AWARE, PAPER_METHODS, Selection, make_selection
 from threshold_choice.metrics import METRICS, compute_metrics
@@ -52,37 +58,68 @@ FIXED_BREAK_METHODS: frozenset[str] = frozenset(
         "train-optimal-aware",
     }
 )
+#: counts (examples x replicates) drawn and evaluated at once: about 2 MB per int64 array
+CHUNK_CELLS = 262_144
+#: the most replicates one call draws (their results alone take n_boot x methods x gammas
+#: floats: 616 MB for 10^6 replicates of 11 methods at 7 gammas)
+MAX_REPLICATES = 1_000_000
+
 #: the LossSettings fields the fast path understands (any other field must keep its default)
 _FAST_FIELDS = frozenset({"estimator", "grid_size", "seed", "rate_threshold_offset",
                           "tie_breaking"})
+
+
+def check_n_boot(n_boot: Any) -> int:
+    """``n_boot`` as an int after checking it is a whole number in 1..:data:`MAX_REPLICATES`."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer):
+        raise UserError(f"the number of bootstrap replicates must be a whole number, got "
+                        f"{n_boot!r}")
+    if not 1 <= n_boot <= MAX_REPLICATES:
+        raise UserError(
+            f"the number of bootstrap replicates must be in 1..{MAX_REPLICATES} (each keeps its "
+            f"losses in memory; 1000 give percentile intervals to about 0.1%), got {n_boot}"
+        )
+    return int(n_boot)
+
+
+def _chunks(n_boot: int, n: int) -> Iterator[slice]:
+    """Consecutive replicate ranges of about :data:`CHUNK_CELLS` counts each."""
+    size = max(1, CHUNK_CELLS // max(n, 1))
+    for lo in range(0, n_boot, size):
+        yield slice(lo, min(lo + size, n_boot))
+
+
+def _draw_counts(y: NDArray[Any], rows: slice, seed: int | None,
+                 stratified: bool) -> NDArray[np.int32]:
+    """The count vectors of replicates ``rows`` (see :func:`resample_counts`): replicate ``r``
+    from its own stream ``default_rng([seed, r])``, so any chunking draws the same ones."""
+    groups = [np.flatnonzero(y == k) for k in (0, 1)] if stratified else [np.arange(y.size)]
+    base = 0 if seed is None else int(seed)
+    counts = np.zeros((rows.stop - rows.start, y.size), dtype=np.int32)
+    for i, r in enumerate(range(rows.start, rows.stop)):
+        rng = np.random.default_rng([base, r])
+        for members in groups:
+            draws = rng.integers(0, members.size, size=members.size)
+            counts[i, members] = np.bincount(draws, minlength=members.size)
+    if not stratified:
+        ones = counts @ (y == 1).astype(np.int64)
+        if np.any((ones == 0) | (ones == y.size)):
+            raise UserError(
+                "a bootstrap replicate drew a single class; use the stratified bootstrap"
+            )
+    return counts
 
 
 def resample_counts(
     y: ArrayLike, n_boot: int, seed: int | None = 0, *, stratified: bool = True
 ) -> NDArray[np.int32]:
     """``(n_boot, n)`` matrix: how many times each example is drawn in each replicate (``n``
-    draws with replacement; ``stratified``: ``n_c`` draws within each class ``c``)."""
+    draws with replacement; ``stratified``: ``n_c`` draws within each class ``c``). Replicate
+    ``r`` comes from the stream ``numpy.random.default_rng([seed, r])``. (The whole matrix:
+    :func:`bootstrap` draws it chunk by chunk instead.)"""
     y_arr = np.asarray(y)
-    if n_boot < 1:
-        raise UserError(f"the number of bootstrap replicates must be >= 1, got {n_boot}")
-    rng = np.random.default_rng(seed)
-    groups = [np.flatnonzero(y_arr == k) for k in (0, 1)] if stratified else [
-        np.arange(y_arr.size)
-    ]
-    counts = np.zeros((n_boot, y_arr.size), dtype=np.int32)
-    for members in groups:
-        size = members.size
-        draws = rng.integers(0, size, size=(n_boot, size))
-        draws += (np.arange(n_boot) * size)[:, None]
-        per_row = np.bincount(draws.ravel(), minlength=n_boot * size).reshape(n_boot, size)
-        counts[:, members] = per_row
-    if not stratified:
-        ones = counts @ (y_arr == 1).astype(np.int64)
-        if np.any((ones == 0) | (ones == y_arr.size)):
-            raise UserError(
-                "a bootstrap replicate drew a single class; use the stratified bootstrap"
-            )
-    return counts
+    n_boot = check_n_boot(n_boot)
+    return _draw_counts(y_arr, slice(0, n_boot), seed, stratified)
 
 
 def _labels_key(y: NDArray[np.int8], n_boot: int, seed: int | None, stratified: bool) -> str:
@@ -338,7 +375,8 @@ def bootstrap(
     """Bootstrap the expected losses of ``methods`` at ``gammas`` and the ``metrics`` of one
     set of test scores (arguments as :func:`~threshold_choice.evaluation.expected_losses`;
     see the module docstring)."""
-    settings = LossSettings() if settings is None else settings
+    settings = as_loss_settings(settings)
+    n_boot = check_n_boot(n_boot)
     y, s = validate_scores(test_y, test_s, what="test scores")
     methods = tuple(methods)
     gammas = tuple(parse_gamma(g) for g in gammas)
@@ -350,29 +388,31 @@ def bootstrap(
         settings=settings,
     )
     estimate = estimate_frame["expected_loss"].to_numpy().reshape(len(gammas), len(methods)).T
-    counts = resample_counts(y, n_boot, seed, stratified=stratified)
     train = None
     if train_y is not None and train_s is not None:
         train = CostLines.from_scores(train_y, train_s, what="training scores")
 
     reps = np.empty((n_boot, len(methods), len(gammas)))
-    if _fast_path(settings):
-        _fast_replicates(reps, y, s, counts, train, methods, gammas, settings, stratified)
-    else:
-        for r in range(n_boot):
-            idx = np.repeat(np.arange(y.size), counts[r])
-            frame = expected_losses(
-                y[idx], s[idx], train_y=train_y, train_s=train_s, methods=methods,
-                gammas=gammas, settings=settings,
-            )
-            reps[r] = frame["expected_loss"].to_numpy().reshape(len(gammas), len(methods)).T
-
     metric_values = compute_metrics(y, s)
     metric_reps = np.empty((n_boot, len(metrics)))
-    for r in range(n_boot):
-        idx = np.repeat(np.arange(y.size), counts[r])
-        values = compute_metrics(y[idx], s[idx])
-        metric_reps[r] = [values[k] for k in metrics]
+    shared: dict[str, Any] = {}  # what the fast path computes once for all chunks
+    for rows in _chunks(n_boot, y.size):
+        counts = _draw_counts(y, rows, seed, stratified)
+        if _fast_path(settings):
+            _fast_replicates(reps[rows], y, s, counts, train, methods, gammas, settings,
+                             stratified, shared=shared)
+        else:
+            for r, count in enumerate(counts, start=rows.start):
+                idx = np.repeat(np.arange(y.size), count)
+                frame = expected_losses(
+                    y[idx], s[idx], train_y=train_y, train_s=train_s, methods=methods,
+                    gammas=gammas, settings=settings,
+                )
+                reps[r] = frame["expected_loss"].to_numpy().reshape(len(gammas), len(methods)).T
+        for r, count in enumerate(counts if metrics else (), start=rows.start):
+            idx = np.repeat(np.arange(y.size), count)
+            values = compute_metrics(y[idx], s[idx])
+            metric_reps[r] = [values[k] for k in metrics]
     return Bootstrap(
         methods=methods,
         gammas=gammas,
@@ -471,7 +511,12 @@ def _fast_replicates(
     settings: LossSettings,
     stratified: bool,
     chunk: int = 50,
+    shared: dict[str, Any] | None = None,
 ) -> None:
+    """The replicates ``counts`` into ``reps`` (rows in the same order); ``shared``: a dict
+    kept across the calls of one bootstrap, holding what depends on the test and training
+    scores only (computed at the first call)."""
+    shared = {} if shared is None else shared
     test = CostLines.from_scores(y, s, what="test scores")
     options = {
         "rate_threshold_offset": settings.rate_threshold_offset,
@@ -487,7 +532,9 @@ def _fast_replicates(
     ]
     pairs = [(m, g) for m in fixed for g in gammas]
     if pairs:
-        e0, e1 = _fixed_break_matrix(pairs, test, train, options)
+        if "fixed" not in shared:
+            shared["fixed"] = _fixed_break_matrix(pairs, test, train, options)
+        e0, e1 = shared["fixed"]
         n = float(test.n)
         zeros = np.zeros((counts.shape[0], 1), dtype=np.int64)
         n0_le = np.concatenate((zeros, np.cumsum(c0, axis=1)), axis=1)
@@ -500,7 +547,9 @@ def _fast_replicates(
     # rate-driven-z's lattice needs one pi0 for all replicates; else the engine, one by one
     engine = [m for m in methods if m == "rate-driven-z" and not (stratified or train)]
     batched = [m for m in methods if m not in fixed and m not in engine]
-    integrator = _BatchIntegrator(test.n, (train if train is not None else test).pi0)
+    if "integrator" not in shared:
+        shared["integrator"] = _BatchIntegrator(test.n, (train if train is not None else test).pi0)
+    integrator = shared["integrator"]
     for lo in range(0, counts.shape[0], chunk):
         rows = range(lo, min(lo + chunk, counts.shape[0]))
         lines = [_replicate_lines(test, c0[r], c1[r]) for r in rows]
@@ -532,10 +581,12 @@ def replicate_cost_lines(
     :func:`bootstrap` with the same arguments), one at a time."""
     y, s = validate_scores(test_y, test_s, what="test scores")
     test = CostLines.from_scores(y, s)
-    counts = resample_counts(y, n_boot, seed, stratified=stratified)
-    c0, c1 = _class_counts(counts, y, np.searchsorted(test.scores, s), test.scores.size)
-    for r in range(n_boot):
-        yield _replicate_lines(test, c0[r], c1[r])
+    inverse = np.searchsorted(test.scores, s)
+    for rows in _chunks(check_n_boot(n_boot), y.size):
+        counts = _draw_counts(y, rows, seed, stratified)
+        c0, c1 = _class_counts(counts, y, inverse, test.scores.size)
+        for r in range(c0.shape[0]):
+            yield _replicate_lines(test, c0[r], c1[r])
 
 
 def add_intervals(

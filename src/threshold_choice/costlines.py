@@ -37,7 +37,13 @@ def validate_scores(
     non-finite scores, or a single class (the cost lines need both classes).
     """
     y_arr = np.asarray(y)
-    s_arr = np.asarray(s, dtype=np.float64)
+    s_raw = np.asarray(s)
+    if np.iscomplexobj(s_raw):  # a float conversion would drop the imaginary parts
+        raise UserError(f"{what}: scores are complex numbers; give real scores")
+    try:
+        s_arr = np.asarray(s_raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UserError(f"{what}: scores must be real numbers") from None
     if y_arr.ndim != 1 or s_arr.ndim != 1:
         raise UserError(f"{what}: labels and scores must be one-dimensional")
     if y_arr.size == 0:

@@ -52,6 +52,21 @@ def _thresholds(thresholds: ArrayLike) -> FloatArray:
     return t
 
 
+def _probability_lines(y: ArrayLike, s: ArrayLike) -> CostLines:
+    """The cost lines of ``(y, s)``, after checking that the scores are probabilities: a
+    decision curve compares them with threshold probabilities (a score of 0-100 against
+    t = 0.3 would treat nearly everyone)."""
+    lines = CostLines.from_scores(y, s)
+    low, high = float(lines.scores[0]), float(lines.scores[-1])
+    if low < 0.0 or high > 1.0:
+        raise UserError(
+            f"decision curves need scores that are probabilities in [0, 1] (they are compared "
+            f"with threshold probabilities), got scores from {low:g} to {high:g}: calibrate "
+            "them (e.g. scikit-learn's CalibratedClassifierCV) or rescale them to [0, 1]"
+        )
+    return lines
+
+
 def _odds(t: FloatArray) -> FloatArray:
     return t / (1.0 - t)
 
@@ -61,7 +76,7 @@ def net_benefit(
 ) -> FloatArray:
     """``NB(t) = TP/n - FP/n * t/(1 - t)`` at each threshold (treat iff ``score > t``, or
     ``>= t`` with ``inclusive``), from the sorted scores: O((n + k) log n)."""
-    return _net_benefit(CostLines.from_scores(y, s), _thresholds(thresholds), inclusive)
+    return _net_benefit(_probability_lines(y, s), _thresholds(thresholds), inclusive)
 
 
 def _treated(lines: CostLines, j: NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
@@ -88,7 +103,7 @@ def decision_curve(
     inclusive: bool = False,
 ) -> pd.DataFrame:
     """The decision curve: columns ``threshold, net_benefit, treat_all, treat_none``."""
-    lines = CostLines.from_scores(y, s)
+    lines = _probability_lines(y, s)
     t = _thresholds(thresholds)
     return pd.DataFrame(
         {
@@ -119,7 +134,7 @@ def average_net_benefit(y: ArrayLike, s: ArrayLike, low: float, high: float) -> 
     """Exact mean of ``NB(t)`` over ``t`` uniform on ``[low, high]`` (``0 <= low < high < 1``):
     a sum over the scores inside the range, no grid. Ties at a threshold do not matter."""
     a, b = _range(low, high)
-    lines = CostLines.from_scores(y, s)
+    lines = _probability_lines(y, s)
     u = lines.scores
     edges = np.concatenate(([a], u[(u > a) & (u < b)], [b]))
     tp, fp = _treated(lines, lines.line_index(edges[:-1]))  # constant on each piece

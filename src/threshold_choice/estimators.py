@@ -116,7 +116,9 @@ def response_scores(
         )
     pos = classes[1] if pos_label is None else pos_label
     if pos not in classes:
-        raise UserError(f"pos_label {pos!r} is not one of the classes {list(classes)}")
+        raise UserError(
+            f"pos_label {pos!r} is not one of the classes {np.asarray(classes).tolist()}"
+        )
     col = int(np.flatnonzero(classes == pos)[0])
     for name in _candidate_methods(response_method):
         fn = getattr(estimator, name, None)
@@ -150,6 +152,9 @@ def check_cost_proportion(c: ArrayLike) -> NDArray[np.float64]:
         arr = np.asarray(c, dtype=np.float64)
     except (TypeError, ValueError):
         raise UserError(f"cost_proportion must be a number in [0, 1], got {c!r}") from None
+    if arr.ndim > 1:
+        raise UserError(f"cost_proportion must be a number or one per row (1-D), got an "
+                        f"array of shape {arr.shape}")
     if arr.size == 0 or not np.all((arr >= 0) & (arr <= 1)):
         raise UserError(f"cost_proportion must be in [0, 1] (not NaN), got {c!r}")
     return arr
@@ -263,6 +268,16 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                 "y has one class only; the cost lines need examples of both classes"
             )
         self.estimator_ = clone(self.estimator).fit(X, y, **fit_params)
+        classes = getattr(self.estimator_, "classes_", None)
+        if classes is None:  # a regressor, a clusterer...
+            raise UserError(
+                f"{type(self.estimator_).__name__} is not a classifier (no classes_ after "
+                "fit): give a scikit-learn classifier, e.g. LogisticRegression()"
+            )
+        if self.pos_label is not None and self.pos_label not in list(classes):
+            raise UserError(
+                f"pos_label {self.pos_label!r} is not one of the classes {classes.tolist()}"
+            )
         if self.cv is None:
             scores, used = response_scores(
                 self.estimator_, X, self.response_method, self.pos_label

@@ -84,9 +84,11 @@ class LossSettings:
             raise UserError(
                 f"tie_breaking must be one of {', '.join(TIE_BREAKING)}, got {self.tie_breaking!r}"
             )
-        if self.rate_threshold_offset is not None and not self.rate_threshold_offset > 0:
+        offset = self.rate_threshold_offset
+        if offset is not None and not 0 < offset < 1:  # also NaN
             raise UserError(
-                f"rate_threshold_offset must be > 0 or None, got {self.rate_threshold_offset}"
+                f"rate_threshold_offset must be in (0, 1) (a shift of the thresholds below the "
+                f"scores, which are probabilities; the authors' 1e-7) or None, got {offset}"
             )
         parse_cost_distribution(self.cost_distribution)
         if self.prior is not None:
@@ -110,6 +112,19 @@ class LossSettings:
         return cls(**dict(mapping))
 
 
+def as_loss_settings(settings: LossSettings | Mapping[str, Any] | None) -> LossSettings:
+    """``settings`` as :class:`LossSettings`: itself, a mapping of its fields
+    (:meth:`LossSettings.from_mapping`), or None for the defaults."""
+    if settings is None:
+        return LossSettings()
+    if isinstance(settings, LossSettings):
+        return settings
+    if isinstance(settings, Mapping):
+        return LossSettings.from_mapping(settings)
+    raise UserError(f"settings must be a LossSettings or a mapping of its fields, got "
+                    f"{type(settings).__name__}")
+
+
 def _draw_seed(seed: int, gamma: float) -> list[int]:
     # one stream per (seed, gamma), shared by all methods as in the authors' code
     return [seed, zlib.crc32(format_gamma(gamma).encode())]
@@ -121,9 +136,9 @@ def expected_losses(
     *,
     train_y: ArrayLike | None = None,
     train_s: ArrayLike | None = None,
-    methods: Sequence[str] = PAPER_METHODS,
-    gammas: Iterable[float] = PAPER_GAMMAS,
-    settings: LossSettings = LossSettings(),
+    methods: Sequence[str] | str = PAPER_METHODS,
+    gammas: Iterable[float] | float = PAPER_GAMMAS,
+    settings: LossSettings | Mapping[str, Any] | None = None,
     loss_function: str = "accuracy",
 ) -> pd.DataFrame:
     """Expected loss of each method at each ``gamma``: columns ``method, gamma, expected_loss``.
@@ -137,6 +152,8 @@ def expected_losses(
     proportion (which the skew variants then use).
     ``loss_function``: ``"accuracy"`` (the paper's) or ``"f-measure"`` (the expected
     ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`; without a deployment prior).
+    ``methods`` and ``gammas`` may be one name or number; ``settings`` a :class:`LossSettings`
+    or a mapping of its fields (default: ``LossSettings()``).
     """
     request = LossBatch.make(methods, gammas, settings, loss_function)
     run = request.selections(test_y, test_s, train_y=train_y, train_s=train_s)
@@ -175,8 +192,14 @@ class LossBatch:
     evaluate: Any
 
     @classmethod
-    def make(cls, methods: Sequence[str], gammas: Iterable[float], settings: LossSettings,
+    def make(cls, methods: Sequence[str] | str, gammas: Iterable[float] | float | str,
+             settings: LossSettings | Mapping[str, Any] | None,
              loss_function: str) -> LossBatch:
+        # one method or one gamma may be given alone; settings as a mapping of their fields
+        methods = [methods] if isinstance(methods, str) else list(methods)
+        if isinstance(gammas, str | int | float | np.integer | np.floating):
+            gammas = [gammas]
+        settings = as_loss_settings(settings)
         unknown = [m for m in methods if m not in METHODS]
         if unknown:
             raise UserError(

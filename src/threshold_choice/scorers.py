@@ -36,6 +36,7 @@ threshold at a known cost use :func:`make_cost_scorer`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import fields, replace
 from typing import Any
 
@@ -51,7 +52,7 @@ from threshold_choice.estimators import (
     needs_probabilities,
     response_scores,
 )
-from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.evaluation import LossSettings, as_loss_settings, expected_losses
 from threshold_choice.methods import METHODS, NEEDS_TRAIN
 from threshold_choice.metrics import METRICS, compute_metrics
 from threshold_choice.uncertainty import parse_gamma
@@ -64,9 +65,11 @@ _PROBA = "predict_proba"
 _ANY = ("predict_proba", "decision_function")
 
 
-def loss_settings(settings: LossSettings | None = None, **settings_kwargs: Any) -> LossSettings:
-    """``settings`` (default ``LossSettings()``) with ``settings_kwargs`` replacing fields."""
-    base = LossSettings() if settings is None else settings
+def loss_settings(settings: LossSettings | Mapping[str, Any] | None = None,
+                  **settings_kwargs: Any) -> LossSettings:
+    """``settings`` (default ``LossSettings()``; or a mapping of its fields) with
+    ``settings_kwargs`` replacing fields."""
+    base = as_loss_settings(settings)
     if not settings_kwargs:
         return base
     known = {f.name for f in fields(LossSettings)}

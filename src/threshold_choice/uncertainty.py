@@ -524,7 +524,7 @@ class MomentTable:
 
     def _cache_file(self) -> Path | None:
         root = os.environ.get("THRESHOLD_CHOICE_CACHE")
-        if root is None:
+        if not root:  # unset, or empty: no disk cache (not the current folder)
             return None
         dist = self.distribution.spec.replace(":", "-").replace(",", "_")
         key = (

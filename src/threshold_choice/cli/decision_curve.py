@@ -23,8 +23,8 @@ def _run(args: argparse.Namespace) -> int:
     labels, scores = read_scores_csv(args.test, "test")
     thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
     curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
-    curve.to_csv(sys.stdout, index=False, float_format="%.10g")
-    if args.average:
+    averages = None
+    if args.average:  # computed (and checked) before anything is printed
         pi1 = CostLines.from_scores(labels, scores).pi1
         rows = [
             (
@@ -37,6 +37,8 @@ def _run(args: argparse.Namespace) -> int:
             for low, high in args.average
         ]
         averages = pd.DataFrame(rows, columns=["low", "high", *curve.columns[1:]])
+    curve.to_csv(sys.stdout, index=False, float_format="%.10g")
+    if averages is not None:
         sys.stdout.write("\n")
         averages.to_csv(sys.stdout, index=False, float_format="%.10g")
     return 0

@@ -24,6 +24,21 @@ _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 _OTHER_SEPARATORS = {";": "';'", "\t": "a tab", "|": "'|'"}
 
 
+def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -> None:
+    """Refuse, before anything is read or written, an output file that is one of the inputs
+    (the same path, or the same file under another name): every command that writes files
+    calls this with all the files it writes (a figure and the CSV beside it)."""
+    for out in map(Path, outputs):
+        for given in map(Path, inputs):
+            same = out.resolve() == given.resolve() or (
+                out.exists() and given.exists() and out.samefile(given))
+            if same:
+                raise UserError(
+                    f"the output {out} would overwrite the input {given}; write the output "
+                    "elsewhere (--out names the figure, and its .csv is written beside it)"
+                )
+
+
 def _header_fix(found: Sequence[str]) -> str:
     """How to fix a header that lacks ``label,score`` (another separator, spaces...)."""
     if len(found) == 1:
@@ -78,6 +93,12 @@ def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray
             f"{what} file {path} is not a readable CSV: {exc}".splitlines()[0]
         ) from None
     found = [str(c) for c in grid[0]]
+    twice = [c for c in ("label", "score") if found.count(c) > 1]
+    if twice:
+        raise UserError(
+            f"{what} file {path} has {len(found)} columns of which {found.count(twice[0])} are "
+            f"named {twice[0]}; keep one (which one is meant cannot be told)"
+        )
     missing = [c for c in ("label", "score") if c not in found]
     if missing:
         shown = ", ".join(repr(c) for c in found)

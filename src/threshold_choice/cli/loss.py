@@ -37,7 +37,7 @@ def _finite_or_none(value: object) -> object:
     return value
 
 
-#: replicates of ``loss --bootstrap`` (each holds a resample of the test set in memory)
+#: replicates of ``loss --bootstrap`` (a bound on its time: each replicate is evaluated)
 _MAX_BOOTSTRAP = 10_000
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from threshold_choice.cli.inputs import read_scores_csv
+from threshold_choice.cli.inputs import check_outputs, read_scores_csv
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.expected_loss import ESTIMATORS
@@ -89,6 +89,7 @@ def _run(args: argparse.Namespace) -> int:
             f"got {out.name}"
         )
     trains = args.train or []
+    check_outputs([out, out.with_suffix(".csv")], [*args.test, *trains])
     if trains and len(trains) != len(args.test):
         raise UserError(
             f"{len(args.test)} --test files but {len(trains)} --train files: give one --train "

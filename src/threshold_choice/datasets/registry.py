@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 
 from threshold_choice._repository import CONFIG_DIR
-from threshold_choice._yaml import read_yaml
+from threshold_choice._yaml import read_yaml, schema_message
 from threshold_choice.datasets.errors import RegistryError, UnknownDatasetError
 from threshold_choice.datasets.transforms import expand_names
 
@@ -129,7 +129,8 @@ def load_registry(
     except jsonschema.ValidationError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "<top level>"
         raise RegistryError(
-            f"dataset registry {path} breaks its schema at {where}: {exc.message}. Fix the entry."
+            f"dataset registry {path} breaks its schema at {where}: {schema_message(exc)}. "
+            "Fix the entry."
         ) from None
     specs: dict[str, DatasetSpec] = {}
     for name, raw in doc["datasets"].items():

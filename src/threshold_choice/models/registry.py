@@ -57,7 +57,7 @@ from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from threshold_choice._repository import CONFIG_DIR
-from threshold_choice._yaml import read_yaml
+from threshold_choice._yaml import read_yaml, schema_message
 from threshold_choice.errors import UserError
 from threshold_choice.models.preprocessing import ImputeKind, ScaleKind, TabularEncoder
 
@@ -345,7 +345,7 @@ def _validated(path: Path, schema: Any) -> Any:
             except (KeyError, IndexError, TypeError, AttributeError):
                 name = ""
         raise UserError(
-            f"model registry {path} breaks its schema at {where}{name}: {exc.message}. "
+            f"model registry {path} breaks its schema at {where}{name}: {schema_message(exc)}. "
             "Fix the entry."
         ) from None
     return doc
@@ -366,7 +366,7 @@ def model_spec_from_entry(
         jsonschema.validate(doc, schema)
     except jsonschema.ValidationError as exc:
         raise UserError(
-            f"model entry {raw.get('name')!r} breaks the registry schema: {exc.message}. "
+            f"model entry {raw.get('name')!r} breaks the registry schema: {schema_message(exc)}. "
             "Fix the entry."
         ) from None
     spec = _spec(raw)

@@ -19,7 +19,6 @@ import pandas as pd
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import find_threshold_classifier, response_scores
 from threshold_choice.plotting._common import (
@@ -197,8 +196,7 @@ def save_displays(
     figure = displays[0].figure_
     if figure is None:
         raise UserError("plot the displays before saving them")
-    save_figure(figure, path)
     csv = path.with_suffix(".csv")
     frame = pd.concat([d.data for d in displays], ignore_index=True)
-    write_text_atomic(csv, frame.to_csv(index=False))
+    save_figure(figure, path, beside={csv: frame.to_csv(index=False)})  # both or neither
     return {ext: path, "csv": csv}

@@ -16,7 +16,7 @@ proportion, ``gamma = inf`` complete certainty and ``gamma = 0`` complete uncert
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -147,15 +147,25 @@ class FigureData:
 _NO_DATE: dict[str, dict[str, None]] = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 
-def save_figure(fig: Figure, path: Path) -> None:
-    """Write ``fig`` to ``path`` (format from its suffix) atomically. The same figure gives the
+def save_figure(fig: Figure, path: Path, *, beside: Mapping[Path, str] | None = None) -> None:
+    """Write ``fig`` to ``path`` (format from its suffix) atomically, and the texts of
+    ``beside`` (path -> text, e.g. the plotted numbers' CSV) with it: every file is written
+    to a temporary one first, and none replaces its target unless all were written (a full
+    disk leaves the old files, not a new figure beside an old CSV). The same figure gives the
     same bytes in every format: no creation date in PDF and SVG, and SVG's element ids from a
     fixed salt instead of a random one."""
+    import contextlib
+
     import matplotlib
 
     fmt = path.suffix.lstrip(".")
-    with atomic_output(path) as tmp, matplotlib.rc_context({"svg.hashsalt": "threshold-choice"}):
-        fig.savefig(tmp, format=fmt, dpi=_DPI, metadata=_NO_DATE.get(fmt))
+    with contextlib.ExitStack() as stack:
+        for other, text in (beside or {}).items():
+            tmp_text = stack.enter_context(atomic_output(other))
+            tmp_text.write_text(text, encoding="utf-8", newline="")
+        tmp = stack.enter_context(atomic_output(path))
+        with matplotlib.rc_context({"svg.hashsalt": "threshold-choice"}):
+            fig.savefig(tmp, format=fmt, dpi=_DPI, metadata=_NO_DATE.get(fmt))
 
 
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:

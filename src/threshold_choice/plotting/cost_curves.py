@@ -20,7 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from numpy.typing import ArrayLike, NDArray
 
-from threshold_choice.bootstrap import percentile_bounds, replicate_cost_lines
+from threshold_choice.bootstrap import check_n_boot, percentile_bounds, replicate_cost_lines
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
@@ -32,6 +32,9 @@ from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 INF = math.inf
+
+#: the bands' replicate curves held at once (8 bytes each): 1 GiB
+_MAX_BAND_CELLS = 2**27
 
 
 def selection(
@@ -234,6 +237,14 @@ def _bands(
 ) -> pd.DataFrame:
     """Pointwise percentile bands of ``K(c)`` over bootstrap replicates of the test set."""
     pairs = [(m, g) for m in methods for g in gammas]
+    n_boot = check_n_boot(n_boot)
+    cells = n_boot * len(pairs) * c.size  # the bands need every replicate's curves at once
+    if cells > _MAX_BAND_CELLS:
+        raise UserError(
+            f"{n_boot} bootstrap replicates of {len(pairs)} curves at {c.size} points would "
+            f"hold {cells * 8 / 2**30:.1f} GiB; give at most "
+            f"{max(1, _MAX_BAND_CELLS // (len(pairs) * c.size))} replicates"
+        )
     curves = np.empty((n_boot, len(pairs), c.size))
     for r, lines in enumerate(replicate_cost_lines(run.test_y, run.test_s, n_boot, seed)):
         for k, (method, gamma) in enumerate(pairs):
