@@ -133,6 +133,8 @@ GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
 # caches shared by every results folder (config "cache"): fitted scores, and the moment tables
 # of the exact estimator (on disk across jobs)
 SCORE_CACHE = os.path.join(config["cache"], "scores")
+# Fig. 1 on the authors' split of it (the default) or on the first 50/50 split
+FIG1_PAPER = config["outputs"]["fig1"] == "paper-protocol"
 WEKA_CACHE = os.path.join(config["cache"], "weka")
 AUTHORS_WEKA_CHOICE = f"{R}/weka/authors.json"
 os.environ.setdefault(

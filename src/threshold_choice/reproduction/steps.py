@@ -670,12 +670,38 @@ def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles) ->
     figure9(fig9)
 
 
-def step_figure1(scores_path: Path | str, fig1: FigureFiles, *, estimator: str) -> None:
-    """Fig. 1: cost curves of J48Unp on spambase (first split), written to its files."""
+def step_figure1(source: Path | str, fig1: FigureFiles, *, estimator: str,
+                 entry: Mapping[str, Any] | None = None, seed: int = 0,
+                 weka_jar: Path | str | None = None) -> None:
+    """Fig. 1: cost curves of J48Unp on spambase, written to its files. With ``entry`` (the
+    model's registry entry), ``source`` is the prepared spambase and the model is fitted on
+    the authors' split of Fig. 1 (:data:`~threshold_choice.reproduction.paper.FIG1_PROTOCOL`:
+    trained on 1%, tested on the other 99%); without, ``source`` is the model's scores and
+    the first 50/50 split is drawn."""
+    from threshold_choice.plotting._common import RunScores
     from threshold_choice.reproduction.figures import figure1
 
-    run = _run_scores(scores_path)
-    figure1(run.test_y, run.test_s, run.train_y, run.train_s, fig1,
+    if entry is None:
+        run = _run_scores(source)
+        title = "Fig. 1: J48Unp on spambase, first 50/50 split (\u03b3 = \u221e)"
+    else:
+        from threshold_choice.datasets import load_prepared
+        from threshold_choice.datasets.prepare import class_column
+        from threshold_choice.reproduction.paper import FIG1_PROTOCOL
+        from threshold_choice.splits.core import RSplitter
+
+        labels, levels = class_column(Path(source))
+        split = RSplitter(train_fraction=FIG1_PROTOCOL["train_fraction"]).split(
+            labels, levels, FIG1_PROTOCOL["seed"])
+        spec = _spec_of_entry(json.dumps(entry, sort_keys=True))
+        scores, timings = _fit_and_score(Path(source), [split], load_prepared(Path(source)),
+                                         spec, seed=seed, weka_jar=weka_jar, frames={})
+        logging.getLogger(__name__).info(
+            "Fig. 1: %s trained on %d rows, tested on %d; %s", spec.name, len(split.train),
+            len(split.test), timings["software"].iloc[0])
+        run = RunScores.from_frame(scores, split=int(scores["split"].iloc[0]))
+        title = "Fig. 1: J48Unp on 1% of spambase, tested on 99% (\u03b3 = \u221e)"
+    figure1(run.test_y, run.test_s, run.train_y, run.train_s, fig1, title=title,
             estimator=estimator)  # type: ignore[arg-type]
 
 

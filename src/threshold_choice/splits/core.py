@@ -82,8 +82,8 @@ def _check_fraction(train_fraction: float) -> float:
 
 
 def _check_iteration(iteration: int) -> int:
-    if isinstance(iteration, bool) or int(iteration) != iteration or iteration < 1:
-        raise UserError(f"iteration must be an integer >= 1 (it is the seed), got {iteration!r}")
+    if isinstance(iteration, bool) or int(iteration) != iteration or iteration < 0:
+        raise UserError(f"iteration must be an integer >= 0 (it is the seed), got {iteration!r}")
     return int(iteration)
 
 
