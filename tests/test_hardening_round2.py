@@ -273,3 +273,62 @@ def test_a_registry_of_the_wrong_shape_is_named_without_printing_the_file(tmp_pa
     message = str(info.value)
     assert message.startswith(f"model registry {path} breaks its schema at <top level>")
     assert len(message) < 400 and "\n" not in message
+
+
+# -- the scores CSV reader: typed columns -------------------------------------------------------
+
+
+def test_the_typed_reading_gives_the_line_by_line_readings_values_bit_for_bit(tmp_path):
+    from threshold_choice.cli.inputs import _read_checked, _read_typed
+
+    rng = np.random.default_rng(1)
+    n = 20_000
+    scores = rng.random(n) ** 3 * 10.0 ** rng.integers(-12, 3, n)
+    path = tmp_path / "s.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, n), "score": scores}).to_csv(
+        path, index=False, float_format="%.17g")
+    fast, checked = _read_typed(path), _read_checked(path, "test")
+    assert fast is not None
+    np.testing.assert_array_equal(fast[0], checked[0])
+    np.testing.assert_array_equal(fast[1], checked[1])
+    np.testing.assert_array_equal(fast[1], scores)
+
+
+@pytest.mark.parametrize("text", ["label,score\n1,0.9,7\n0,0.2\n", "label,score\n1,0.9\n0,nan\n",
+                                  "label,score\n1,0.9\n2,0.2\n", "label,score\n1,0.9\n0,\n"])
+def test_a_file_with_a_problem_is_left_to_the_reading_that_names_its_line(tmp_path, text):
+    from threshold_choice.cli.inputs import _read_typed, read_scores_csv
+
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    assert _read_typed(path) is None
+    with pytest.raises(UserError, match="line"):
+        read_scores_csv(path, "test")
+
+
+READ_BOUND = """
+import resource, sys
+from pathlib import Path
+from threshold_choice.cli.inputs import read_scores_csv
+path = Path(sys.argv[1])
+size = path.stat().st_size
+now = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) * 1024
+limit = now + 3 * size + 64 * 2**20  # what the process holds, plus three times the file
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+labels, scores = read_scores_csv(path, "test")
+print(len(labels))
+"""
+
+
+@pytest.mark.slow
+def test_reading_a_scores_file_takes_under_three_times_its_size(tmp_path):
+    rng = np.random.default_rng(2)
+    n = 1_000_000
+    path = tmp_path / "big.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, n), "score": rng.random(n)}).to_csv(
+        path, index=False, float_format="%.17g")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run([sys.executable, "-c", READ_BOUND, str(path)], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == str(n)

@@ -176,7 +176,7 @@ def test_a_damaged_cache_file_is_never_trusted(tmp_path, monkeypatch, damage):
         with np.load(path) as stored:
             arrays = {k: stored[k] for k in stored.files}
         if damage == "flipped":  # a valid archive whose numbers changed: the checksum says so
-            arrays["values"] = arrays["values"] * (1 + 1e-9)
+            arrays["cells"] = arrays["cells"] * (1 + 1e-9)
         else:  # a table for other cells
             arrays["edges"] = arrays["edges"][:-1]
         np.savez(path, **arrays)
@@ -231,3 +231,35 @@ def test_moment_table_bits_do_not_depend_on_the_blas_threads(gamma, monkeypatch)
     for values, coefficients in built[1:]:
         np.testing.assert_array_equal(values, built[0][0])
         np.testing.assert_array_equal(coefficients, built[0][1])
+
+
+@pytest.mark.parametrize("forgery", ["everywhere", "half the cells"])
+def test_a_table_altered_with_its_digest_recomputed_is_rebuilt(tmp_path, monkeypatch, forgery):
+    from threshold_choice.uncertainty import _digest
+
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
+    first = MomentTable(3.0)(POINTS)
+    path = _cached_file(tmp_path)
+    with np.load(path) as stored:
+        arrays = {k: stored[k] for k in stored.files}
+    cells = arrays["cells"].copy()
+    if forgery == "everywhere":  # the doctored table (a negative expected loss)
+        cells *= 1.05
+    else:
+        cells[:, cells.shape[1] // 2:] *= 1.001
+    arrays["cells"] = cells
+    arrays["digest"] = np.array(_digest(arrays["edges"], cells, arrays["slopes"]))
+    np.savez(path, **arrays)
+    with pytest.warns(RuntimeWarning, match="holds values the code does not compute"):
+        again = MomentTable(3.0)(POINTS)
+    np.testing.assert_array_equal(again, first)
+
+
+def test_an_intact_cached_table_passes_its_spot_check_without_a_word(tmp_path, monkeypatch):
+    import warnings
+
+    monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
+    first = MomentTable(2.0)(POINTS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(MomentTable(2.0)(POINTS), first)

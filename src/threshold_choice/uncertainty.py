@@ -84,9 +84,10 @@ GAMMA_WINDOWED = 1000.0
 _W = 30.0  # table covers x in [expit(-30), expit(30)]; the rest carries < 1e-12 of mass
 _H = 0.01  # cell width in w = logit(x)
 _GL_CELL = 6  # Gauss-Legendre nodes per cell in w
+_SPOT_CHECKS = 64  # cells of a cached moment table checked against a direct computation
 _GL_PANEL = 8  # Gauss-Legendre nodes per panel in logit(c)
 _X_LOW, _X_HIGH = float(expit(-_W)), float(expit(_W))  # the table's range in x
-_TABLE_VERSION = 2  # bump when the table construction changes (invalidates disk caches)
+_TABLE_VERSION = 3  # bump when the table construction changes (invalidates disk caches)
 # Refined zones (see _features), where the regular cells are too wide: +-15 widths in cells of
 # 1/40 around a jump of w (an erf step, Hermite error ~ (h/width)**4 width / 384), +-10 widths
 # in cells of 1/110 over the bulk of a peaked Beta (a Gaussian bump: error ~ 1.4e-3
@@ -522,6 +523,21 @@ class MomentTable:
     def _c_nodes(self) -> tuple[FloatArray, FloatArray]:
         return _c_nodes(self.gamma, self.measure)
 
+    def _agrees(self, edges: FloatArray, cells: FloatArray, slopes: FloatArray) -> bool:
+        """Whether a cached table agrees with a direct computation at :data:`_SPOT_CHECKS`
+        cells and edges drawn at random for each load (unpredictably: a table written by
+        other code than this, or altered, is caught unless it agrees wherever it could be
+        checked; its digest only proves it intact)."""
+        import secrets
+
+        rng = np.random.default_rng(secrets.randbits(64))
+        k = np.unique(rng.integers(0, edges.size - 1, _SPOT_CHECKS))
+        nodes, wts = _gauss_legendre(edges[k], edges[k + 1], _GL_CELL)
+        direct = (self._densities(nodes) * wts).reshape(4, k.size, _GL_CELL).sum(axis=2)
+        return bool(np.allclose(cells[:, k], direct, rtol=1e-9, atol=1e-15)
+                    and np.allclose(slopes[:, k], self._densities(edges[k]), rtol=1e-9,
+                                    atol=1e-15))
+
     def _cache_file(self) -> Path | None:
         root = os.environ.get("THRESHOLD_CHOICE_CACHE")
         if not root:  # unset, or empty: no disk cache (not the current folder)
@@ -537,8 +553,13 @@ class MomentTable:
         edges = self._grid.edges
         cache = self._cache_file()
         stored = _load_verified(cache, edges) if cache is not None else None
+        if stored is not None and not self._agrees(edges, *stored):
+            warnings.warn(
+                f"moment-table cache {cache} holds values the code does not compute (an "
+                "altered file): rebuilding it", RuntimeWarning, stacklevel=2)
+            stored = None
         if stored is not None:
-            values, slopes = stored
+            cells, slopes = stored
         else:
             from threadpoolctl import threadpool_limits
 
@@ -546,11 +567,14 @@ class MomentTable:
             # last bits would depend on the machine's cores (a workflow job has one thread)
             with threadpool_limits(limits=1, user_api="blas"):
                 nodes, wts = _gauss_legendre(edges[:-1], edges[1:], _GL_CELL)
-                cells = (self._densities(nodes) * wts).reshape(4, edges.size - 1, _GL_CELL)
+                cells = (self._densities(nodes) * wts).reshape(
+                    4, edges.size - 1, _GL_CELL).sum(axis=2)
                 slopes = self._densities(edges)
-            values = np.concatenate([np.zeros((4, 1)), np.cumsum(cells.sum(axis=2), axis=1)], 1)
             if cache is not None:
-                _save_verified(cache, edges, values, slopes)
+                _save_verified(cache, edges, cells, slopes)
+        # the cache holds each cell's integral, not their running sums: every stored number
+        # is one a spot check can recompute on its own
+        values = np.concatenate([np.zeros((4, 1)), np.cumsum(cells, axis=1)], 1)
         widths = _H if self._grid.regular else self._grid.widths
         self._edges = edges
         self._edge_values = values
@@ -684,36 +708,36 @@ def _digest(*arrays: FloatArray) -> str:
 
 
 def _load_verified(path: Path, edges: FloatArray) -> tuple[FloatArray, FloatArray] | None:
-    """The cached ``(values, slopes)`` if ``path`` holds an intact table for ``edges``;
-    ``None`` (rebuild) if it is missing, truncated, corrupt or for another grid."""
+    """The cached ``(cells, slopes)`` (each cell's integrals, the densities at the edges) if
+    ``path`` holds an intact table for ``edges``; ``None`` (rebuild) if it is missing,
+    truncated, corrupt or for another grid."""
     if not path.is_file():
         return None
     try:
         with np.load(path) as stored:
-            values, slopes = stored["values"], stored["slopes"]
+            cells, slopes = stored["cells"], stored["slopes"]
             stored_edges, digest = stored["edges"], str(stored["digest"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
-    shape = (4, edges.size)
     if (
-        values.shape != shape
-        or slopes.shape != shape
+        cells.shape != (4, edges.size - 1)
+        or slopes.shape != (4, edges.size)
         or not np.array_equal(stored_edges, edges)
-        or digest != _digest(edges, values, slopes)
+        or digest != _digest(edges, cells, slopes)
     ):
         return None
-    return values, slopes
+    return cells, slopes
 
 
-def _save_verified(path: Path, edges: FloatArray, values: FloatArray, slopes: FloatArray) -> None:
+def _save_verified(path: Path, edges: FloatArray, cells: FloatArray, slopes: FloatArray) -> None:
     """Write the table with a checksum; a cache that cannot be written is skipped (warning)."""
     try:
         _save_atomically(
             path,
             edges=edges,
-            values=values,
+            cells=cells,
             slopes=slopes,
-            digest=np.array(_digest(edges, values, slopes)),
+            digest=np.array(_digest(edges, cells, slopes)),
         )
     except OSError as exc:
         warnings.warn(

@@ -7,8 +7,10 @@ Shared by ``loss``, ``decision-curve`` and ``plot``; every problem is a
 
 from __future__ import annotations
 
+import csv
 import io
 import re
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -65,8 +67,43 @@ def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray
     """Read a comma-separated file with a header line naming the columns ``label`` and
     ``score`` (other columns are ignored): labels 0/1, scores finite reals.
 
-    Blank lines are skipped; errors name the file and the 1-based line (blank lines counted)."""
-    path = Path(path)
+    Blank lines are skipped; errors name the file and the 1-based line (blank lines counted).
+    A well-formed file is read as two typed columns (about 16 bytes a row: 10^7 rows in a few
+    seconds); any problem sends it through the line-by-line reading that names the line."""
+    fast = _read_typed(Path(path))
+    if fast is not None:
+        return fast
+    return _read_checked(Path(path), what)
+
+
+def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
+    """The labels and scores of a well-formed file, or None (then :func:`_read_checked`
+    finds and names the problem)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            header = next(csv.reader(handle), None)
+        if header is None or header.count("label") != 1 or header.count("score") != 1:
+            return None
+        # all the columns (usecols would let a row with a field too many through), the two
+        # read as float64 (other columns, rare, as text); pandas' warning that it dropped
+        # fields is a problem too
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(path, encoding="utf-8-sig", index_col=False, engine="c",
+                                dtype={"label": np.float64, "score": np.float64},
+                                skip_blank_lines=True, na_filter=False)
+    except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError,
+            pd.errors.EmptyDataError, pd.errors.ParserWarning):
+        return None
+    labels = frame["label"].to_numpy()
+    scores = frame["score"].to_numpy()
+    if not (np.all((labels == 0.0) | (labels == 1.0)) and np.all(np.isfinite(scores))):
+        return None
+    return labels.astype(np.int8), scores
+
+
+def _read_checked(path: Path, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`read_scores_csv` line by line, each problem named with its line."""
     if path.is_dir():
         raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
     try:
