@@ -332,3 +332,42 @@ def test_reading_a_scores_file_takes_under_three_times_its_size(tmp_path):
                           text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == str(n)
+
+
+# -- plots of large inputs draw what a figure can show ------------------------------------------
+
+
+def test_a_large_test_set_draws_at_most_max_drawn_lines_cost_lines(tmp_path):
+    from threshold_choice.plotting import CostCurveDisplay, save_displays
+    from threshold_choice.plotting.cost_curves import MAX_DRAWN_LINES
+
+    rng = np.random.default_rng(3)
+    n = 20_000
+    y = (rng.random(n) < 0.5).astype(int)
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1)
+    display = CostCurveDisplay.from_predictions(y, s, methods=["score-driven"],
+                                                gammas=[float("inf")])
+    assert display.cost_lines_total == np.unique(s).size + 1
+    assert len(display.cost_lines) == MAX_DRAWN_LINES
+    assert display.cost_line_index[0] == 0
+    assert display.cost_line_index[-1] == display.cost_lines_total - 1
+    collection = display.ax_.collections[0]
+    assert len(collection.get_segments()) == MAX_DRAWN_LINES
+    assert f"({MAX_DRAWN_LINES} of {display.cost_lines_total})" in collection.get_label()
+    save_displays([display], tmp_path / "f.png")
+    data = pd.read_csv(tmp_path / "f.csv")
+    assert (data["kind"] == "cost_line").sum() == 2 * MAX_DRAWN_LINES  # the drawn ones
+    # the drawn lines are the lines of those numbers, heights unchanged
+    from threshold_choice.costlines import CostLines
+
+    lines = CostLines.from_scores(y, s)
+    j = display.cost_line_index[17]
+    assert display.cost_lines[17].tolist() == [lines.left[j], lines.right[j]]
+
+
+def test_a_small_test_set_draws_every_cost_line():
+    from threshold_choice.plotting import CostCurveDisplay
+
+    y, s = random_scores(8, 300)
+    display = CostCurveDisplay.from_predictions(y, s, methods=["score-driven"])
+    assert len(display.cost_lines) == display.cost_lines_total == np.unique(s).size + 1

@@ -192,12 +192,18 @@ def gamma_linestyle(gamma: float) -> str:
     return "--" if gamma == 0 else ":"
 
 
+#: the most jumps of a curve at gamma = inf drawn vertically (evenly spaced in their order)
+_MAX_BREAKS = 5000
+
+
 def c_grid(sel: Selection, gamma: float) -> NDArray[np.float64]:
     """The c grid of a curve; at gamma = inf the curve jumps at the method's break points,
     so the points just either side of each break are added to draw the jumps vertically."""
     c = np.linspace(0.0, 1.0, _GRID)
     if math.isinf(gamma):
         b = sel.breaks[np.isfinite(sel.breaks) & (sel.breaks > 0) & (sel.breaks < 1)]
+        if b.size > _MAX_BREAKS:  # a large test set: the jumps a figure can show
+            b = b[np.unique(np.linspace(0, b.size - 1, _MAX_BREAKS).round().astype(int))]
         c = np.unique(np.concatenate([c, b - 1e-9, b + 1e-9]).clip(0.0, 1.0))
     return c
 

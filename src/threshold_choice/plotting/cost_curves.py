@@ -34,6 +34,8 @@ from threshold_choice.uncertainty import format_gamma, parse_gamma
 INF = math.inf
 
 #: the bands' replicate curves held at once (8 bytes each): 1 GiB
+#: the most test cost lines a cost-curve display draws (a figure cannot show more)
+MAX_DRAWN_LINES = 1000
 _MAX_BAND_CELLS = 2**27
 
 
@@ -76,7 +78,11 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
     areas:
         ``method, gamma, expected_loss`` (``expected_losses`` with the settings).
     cost_lines:
-        ``(m + 1, 2)`` heights of the test cost lines at ``c = 0`` and ``c = 1``, or None.
+        ``(k, 2)`` heights of the drawn test cost lines at ``c = 0`` and ``c = 1``, or None:
+        all ``m + 1`` of them up to :data:`MAX_DRAWN_LINES`, else that many evenly spaced
+        in their order (the first and the last included), so that a large test set is
+        drawn, not millions of lines; ``cost_line_index`` gives their numbers and
+        ``cost_lines_total`` how many there are.
     bands:
         ``method, gamma, c, lower, upper`` or None.
 
@@ -114,6 +120,12 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         self.curves = curves
         self.areas = areas
         self.cost_lines = cost_lines
+        self.cost_lines_total = 0 if cost_lines is None else len(cost_lines)
+        self.cost_line_index = None if cost_lines is None else np.arange(len(cost_lines))
+        if cost_lines is not None and len(cost_lines) > MAX_DRAWN_LINES:
+            self.cost_line_index = np.unique(
+                np.linspace(0, len(cost_lines) - 1, MAX_DRAWN_LINES).round().astype(int))
+            self.cost_lines = cost_lines[self.cost_line_index]
         self.bands = bands
         self.name = name
 
@@ -175,9 +187,12 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         ``line_kwargs``: passed to every curve's ``plot``."""
         if cost_lines and self.cost_lines is not None:
             segments = [[(0.0, a), (1.0, b)] for a, b in self.cost_lines]
+            label = self.LINES_LABEL
+            if len(self.cost_lines) < self.cost_lines_total:
+                label += f" ({len(self.cost_lines)} of {self.cost_lines_total})"
             ax.add_collection(LineCollection(
                 segments, colors=color or "0.7", linewidths=0.6, alpha=0.15 if color else 1.0,
-                zorder=1, label=self._label(self.LINES_LABEL),
+                zorder=1, label=self._label(label),
             ))
         methods = list(dict.fromkeys(self.curves["method"]))
         area = self.areas.set_index(["method", "gamma"])["expected_loss"]
@@ -210,7 +225,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         if self.cost_lines is not None:
-            for j, (a, b) in enumerate(self.cost_lines):
+            for j, (a, b) in zip(self.cost_line_index, self.cost_lines, strict=True):
                 yield "cost_line", f"test cost line {j}", [0.0, 1.0], [a, b]
         for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
             series = f"{method} gamma={format_gamma(gamma)}"
