@@ -328,3 +328,26 @@ def test_gamma_labels_of_the_check_match_the_workflows_wildcard():
     wildcard = re.search(r'gamma=r"([^"]+)"', common)
     assert wildcard is not None
     assert _GAMMA_LABEL.pattern == f"^({wildcard.group(1)})$"
+
+
+@pytest.mark.slow
+def test_weka_options_weka_refuses_stop_the_workflow_before_any_job(tmp_path):
+    def registry(options):
+        path = tmp_path / "models.yaml"
+        path.write_text(yaml.safe_dump({"format_version": 1, "models": [
+            {"name": "Prior", "estimator": "threshold_choice.models.baselines:PriorScorer"},
+            {"name": "NB", "estimator": "threshold_choice.models.weka:WekaClassifier",
+             "params": {"classname": "weka.classifiers.lazy.IBk", "options": options}},
+        ]}))
+        return str(path)
+
+    proc = snakemake("--dry-run", config_file=write_tiny(
+        tmp_path, registry=registry(["-K", "zero"])), check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "config: model 'NB': Weka weka.classifiers.lazy.IBk -K zero: Weka refused the " \
+           "options" in out
+    assert "Job stats" not in out  # nothing was planned
+    proc = snakemake("--dry-run", config_file=write_tiny(
+        tmp_path, registry=registry(["-K", "3"])), check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]

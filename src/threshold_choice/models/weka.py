@@ -127,6 +127,7 @@ __all__ = [
     "java_version",
     "paper_weka_model",
     "weka_jar_in_use",
+    "weka_option_problems",
     "weka_version",
 ]
 
@@ -524,6 +525,30 @@ def _deserialize(jpype: Any, blob: bytes) -> tuple[Any, Any]:
     # Weka's reader resolves classes through Weka's class loaders.
     objects = jpype.JClass("weka.core.SerializationHelper").readAll(stream)
     return objects[0], objects[1]
+
+
+def weka_option_problems(models: Mapping[str, tuple[str, Sequence[str]]],
+                         weka_jar: str | None = None) -> dict[str, str]:
+    """Build each Weka classifier ``name -> (classname, options)`` of ``weka_jar`` (None:
+    the bundled Weka) as ``fit`` builds it, without data: the one-line problem of each one
+    Weka refuses (an unknown class, not a classifier, options it does not take). Starts the
+    JVM: the workflow runs this in a process of its own at start-up."""
+    from threshold_choice.models.weka_legacy import legacy_weka
+
+    ensure_jvm(weka_jar=weka_jar)
+    jpype, _ = _import_wrapper()
+    legacy = legacy_weka_jar()
+    problems = {}
+    for name, (classname, options) in models.items():
+        model = WekaClassifier(classname, list(options))
+        try:
+            if legacy is None:
+                model._new_classifier(jpype)
+            else:
+                legacy_weka(legacy).new_classifier(classname, list(options), model._name())
+        except UserError as exc:
+            problems[name] = str(exc)
+    return problems
 
 
 def is_weka_estimator(estimator: Any) -> bool:

@@ -12,7 +12,9 @@ planned. It checks:
   ``1.0e+6``; the schema lets such text through so that this check can say how to write it);
 * the names against the dataset and model registries (constructing every used model, so a
   bad estimator path or parameter fails here, before any training), ``models.baselines``
-  against the model registry, that a configured ``weka_jar`` is one;
+  against the model registry, that a configured ``weka_jar`` is one, that each Weka model's
+  class is in the jar and Weka takes its options (built in a JVM of a process of its own,
+  once per class, options and jar: markers in ``<cache>/weka/checked``);
 * ``data.mirror``: a configured folder that does not exist is reported (warning; the public
   sources are used and verified as usual) and is an error when a configured dataset has no
   other source;
@@ -250,9 +252,16 @@ def _check_weka_classes(config: Mapping[str, Any], root: Path,
         return
     from threshold_choice.models.jvm import resolved_weka_jar
 
-    # the authors' Weka may not be fetched yet: its learners' names are the bundled Weka's
+    # the authors' Weka may not be fetched yet: then its learners' names are the bundled
+    # Weka's (the same for every classifier of the paper)
+    from threshold_choice.models.weka_debian import AUTHORS_WEKA
+
     given = config["models"]["weka_jar"]
-    jar = resolved_weka_jar(None if given in (None, "authors", "bundled") else root / given)
+    authors = Path(config["cache"]) / "weka" / AUTHORS_WEKA.jar_name
+    if given == "authors" and (root / authors).is_file():
+        jar = str((root / authors).resolve())
+    else:
+        jar = resolved_weka_jar(None if given in (None, "authors", "bundled") else root / given)
     with zipfile.ZipFile(jar) as archive:
         listed = set(archive.namelist())
     for name, classname in weka.items():
@@ -262,6 +271,49 @@ def _check_weka_classes(config: Mapping[str, Any], root: Path,
                 "fully qualified name of a classifier of that jar (e.g. "
                 "weka.classifiers.trees.J48)"
             )
+    options = {name: (weka[name], [str(o) for o in entries[name]["params"].get("options", [])])
+               for name in weka}
+    _check_weka_options(options, jar, root / config["cache"] / "weka" / "checked")
+
+
+#: what a start-up check of the Weka options may take (starting a JVM: a few seconds)
+_OPTIONS_CHECK_TIMEOUT = 120
+
+
+def _check_weka_options(models: Mapping[str, tuple[str, list[str]]], jar: str,
+                        checked: Path) -> None:
+    """Build each Weka classifier with its options, in a process of its own (a JVM), unless
+    the same class, options and jar passed before (a marker per combination in ``checked``),
+    so that options Weka refuses stop the run before any job. Where Java or the wrapper is
+    missing, nothing is checked here (the score job says what to install)."""
+    import hashlib
+    import json
+    import subprocess
+    import sys
+
+    stat = Path(jar).stat()
+    keys = {name: hashlib.sha256(json.dumps([jar, stat.st_size, stat.st_mtime_ns, classname,
+                                             opts]).encode()).hexdigest()[:32]
+            for name, (classname, opts) in models.items()}
+    todo = {name: models[name] for name in models if not (checked / keys[name]).exists()}
+    if not todo:
+        return
+    code = ("import json, sys; from threshold_choice.models.weka import weka_option_problems; "
+            "print(json.dumps(weka_option_problems(json.loads(sys.argv[1]), sys.argv[2])))")
+    try:
+        proc = subprocess.run([sys.executable, "-c", code, json.dumps(todo), jar],
+                              capture_output=True, text=True, timeout=_OPTIONS_CHECK_TIMEOUT)
+        problems = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError, OSError):
+        _log.warning("config: the Weka options could not be checked at start-up (no Java or "
+                     "python-weka-wrapper3?); the score jobs will check them")
+        return
+    for name in todo:
+        if name in problems:
+            raise UserError(f"config: model {name!r}: {problems[name]}")
+    checked.mkdir(parents=True, exist_ok=True)
+    for name in todo:
+        (checked / keys[name]).touch()
 
 
 def _check_gammas(raw: Sequence[Any]) -> None:
