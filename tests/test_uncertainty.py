@@ -263,3 +263,15 @@ def test_an_intact_cached_table_passes_its_spot_check_without_a_word(tmp_path, m
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(MomentTable(2.0)(POINTS), first)
+
+
+def test_tables_are_kept_in_the_users_cache_folder_by_default(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "THRESHOLD_CHOICE_CACHE"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)  # where platformdirs puts the user's cache
+    code = "from threshold_choice.uncertainty import MomentTable; MomentTable(3.5)"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp_path)
+    assert list((tmp_path / "threshold-choice" / "moments").glob("moments_*.npz"))

@@ -20,9 +20,11 @@ composite Gauss-Legendre quadrature in ``logit(c)`` and integrated cell by cell 
 ``w = logit(x)``; ``G_ab`` is then a cubic Hermite interpolant in ``w`` using ``u_ab`` as its
 derivative. The absolute error is below 1e-10 for ``gamma <= 1000`` (checked in the tests
 against adaptive quadrature). Building a table takes about a second; tables are cached in
-memory and, when the environment variable ``THRESHOLD_CHOICE_CACHE`` names a folder, on disk
-(verified on read: a damaged file is rebuilt; a folder that cannot be written is skipped with
-a warning).
+memory and on disk: in the folder the environment variable ``THRESHOLD_CHOICE_CACHE`` names,
+by default the user's cache folder (``platformdirs.user_cache_dir("threshold-choice")``,
+``moments``; e.g. ``~/.cache/threshold-choice/moments``), nowhere when it is set empty
+(verified on read: a damaged or altered file is rebuilt; a folder that cannot be written is
+skipped with a warning).
 
 Beyond the paper: a density ``w`` on the true costs
 (:class:`~threshold_choice.cost_distributions.CostDistribution`) replaces the uniform
@@ -540,7 +542,11 @@ class MomentTable:
 
     def _cache_file(self) -> Path | None:
         root = os.environ.get("THRESHOLD_CHOICE_CACHE")
-        if not root:  # unset, or empty: no disk cache (not the current folder)
+        if root is None:  # the default: the user's cache folder
+            import platformdirs
+
+            root = str(Path(platformdirs.user_cache_dir("threshold-choice")) / "moments")
+        if not root:  # set empty: no disk cache (not the current folder)
             return None
         dist = self.distribution.spec.replace(":", "-").replace(",", "_")
         key = (

@@ -18,19 +18,38 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from threshold_choice.errors import UserError
 
-# Modules that contribute a sub-command (one line each).
-SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "threshold_choice.cli.loss",
-    "threshold_choice.cli.splits",
-    "threshold_choice.cli.datasets",
-    "threshold_choice.cli.compare",
-    "threshold_choice.cli.decision_curve",
-    "threshold_choice.cli.plot",
-)
+
+class Command(NamedTuple):
+    """A sub-command: the module that defines it (``register``) and its one-line help."""
+
+    module: str
+    help: str
+
+
+#: the sub-commands, in the order ``--help`` lists them. Only the module of the command that
+#: runs is imported: ``threshold-choice --help`` imports none of them.
+COMMANDS: dict[str, Command] = {
+    "loss": Command("threshold_choice.cli.loss",
+                   "expected losses of threshold choice methods for one set of "
+                   "scores"),
+    "splits": Command("threshold_choice.cli.splits",
+                   "print the stratified train/test splits of a dataset as CSV"),
+    "datasets": Command("threshold_choice.cli.datasets",
+                   "obtain, verify and prepare the datasets"),
+    "compare": Command("threshold_choice.cli.compare",
+                   "compare our Tables 5, 7, 8 with the published ones and check "
+                   "Sect. 6's claims"),
+    "decision-curve": Command("threshold_choice.cli.decision_curve",
+                   "net benefit of a set of scores at threshold probabilities "
+                   "(decision curve)"),
+    "plot": Command("threshold_choice.cli.plot",
+                   "plot cost curves, Brier/ROC cost curves, loss vs certainty, "
+                   "decision curves, FROC or F-cost curves of scores"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,14 +60,20 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with the options of ``command`` only; the other commands (all of them when
+    ``command`` is None, as for ``threshold-choice --help``) are listed by name and help,
+    their modules not imported."""
     parser = _Parser(
         prog="threshold-choice",
         description="Threshold choice methods under operating-condition uncertainty.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True)
-    for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+    for name, entry in COMMANDS.items():
+        if name == command:
+            importlib.import_module(entry.module).register(subparsers)
+        else:
+            subparsers.add_parser(name, help=entry.help)
     return parser
 
 
@@ -69,8 +94,10 @@ def _os_error_line(exc: OSError) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the command is the first word naming one (the top parser's own options come first)
+    command = next((w for w in words if w in COMMANDS), None)
+    args = build_parser(command).parse_args(words)
     prefix = f"threshold-choice {args.command}: error:"
     try:
         code = int(args.func(args) or 0)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from threshold_choice.cli import COMMANDS
 from threshold_choice.errors import UserError
 from threshold_choice.reproduction.comparison import (
     DEFAULT_TOLERANCE,
@@ -56,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="compare our Tables 5, 7, 8 with the published ones and check Sect. 6's claims",
+        help=COMMANDS["compare"].help,
         description=(
             "Reads RESULTS/tables/{table5,table7_gamma-inf,table8_gamma-inf}.csv and "
             "RESULTS/runs.parquet; writes RESULTS/comparison/{table5,table7,table8}_diff.csv, "

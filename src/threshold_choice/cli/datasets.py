@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from threshold_choice.cli import COMMANDS
 from threshold_choice.datasets.errors import DatasetError
 from threshold_choice.datasets.fetch import choose_mirror
 from threshold_choice.datasets.prepare import load_prepared, prepare_dataset
@@ -25,7 +26,7 @@ from threshold_choice.reproduction.table5 import compare_table5, read_published_
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``datasets`` command and its sub-commands."""
-    parser = subparsers.add_parser("datasets", help="obtain, verify and prepare the datasets")
+    parser = subparsers.add_parser("datasets", help=COMMANDS["datasets"].help)
     sub = parser.add_subparsers(dest="datasets_command", required=True)
 
     prep = sub.add_parser("prepare", help="fetch, verify and write <name>.parquet/.json")

@@ -8,6 +8,7 @@ import sys
 
 import pandas as pd
 
+from threshold_choice.cli import COMMANDS
 from threshold_choice.costlines import CostLines
 from threshold_choice.decision_curves import (
     DEFAULT_THRESHOLDS,
@@ -47,7 +48,7 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "decision-curve",
-        help="net benefit of a set of scores at threshold probabilities (decision curve)",
+        help=COMMANDS["decision-curve"].help,
         description=(
             "Decision curve analysis: net benefit TP/n - FP/n * t/(1 - t) at each threshold "
             "probability t, with treat-all and treat-none. Input: CSV label,score (label 1 = "

@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import probability_problem, read_scores_csv
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
@@ -134,7 +135,7 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "loss",
-        help="expected losses of threshold choice methods for one set of scores",
+        help=COMMANDS["loss"].help,
         description=(
             "Expected loss of threshold choice methods when the cost proportion is known only "
             "through c_hat ~ Beta(gamma*c + 1, gamma*(1 - c) + 1). Inputs are CSV files with "

@@ -17,6 +17,7 @@ from pathlib import Path
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import check_outputs, read_scores_csv
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
@@ -128,8 +129,7 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "plot",
-        help="plot cost curves, Brier/ROC cost curves, loss vs certainty, decision curves, "
-        "FROC or F-cost curves of scores",
+        help=COMMANDS["plot"].help,
         description=(
             "Plot one or more models' scores (CSV files label,score; label 1 = the class "
             "whose probability the score estimates; predict 1 iff score > threshold). "

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from threshold_choice.cli import COMMANDS
 from threshold_choice.errors import UserError
 from threshold_choice.splits.core import SPLITTER_NAMES, get_splitter, make_splits, splits_frame
 from threshold_choice.splits.labels import (
@@ -51,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``splits`` command to the top-level CLI."""
     parser = subparsers.add_parser(
         "splits",
-        help="print the stratified train/test splits of a dataset as CSV",
+        help=COMMANDS["splits"].help,
         description=(
             "Print the stratified 50/50 train/test splits of iterations 1..N (seed = "
             "iteration) as CSV with columns dataset,iteration,part,position,row "
