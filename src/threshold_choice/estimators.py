@@ -40,6 +40,7 @@ rejected here (the scorers of :mod:`threshold_choice.scorers` evaluate them).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -278,6 +279,8 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             raise UserError(
                 f"pos_label {self.pos_label!r} is not one of the classes {classes.tolist()}"
             )
+        if self.pos_label is None:
+            warn_implicit_pos_label(classes)
         if self.cv is None:
             scores, used = response_scores(
                 self.estimator_, X, self.response_method, self.pos_label
@@ -405,6 +408,28 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         tags.input_tags.sparse = inner.sparse
         tags.input_tags.allow_nan = inner.allow_nan
         return tags
+
+
+#: the label sets already warned about (once per process each)
+_WARNED_LABELS: set[tuple[str, ...]] = set()
+
+
+def warn_implicit_pos_label(classes: ArrayLike) -> None:
+    """Warn, once per set of labels, when class labels that are not 0/1 leave the positive
+    class to scikit-learn's order (``classes_[1]``): "1:4 costs" then silently refer to
+    whichever label sorts last."""
+    labels = np.asarray(classes)
+    if set(labels.tolist()) <= {0, 1}:
+        return
+    key = tuple(str(c) for c in labels.tolist())
+    if key in _WARNED_LABELS:
+        return
+    _WARNED_LABELS.add(key)
+    warnings.warn(
+        f"pos_label not given: the positive class (class 1, whose probability the score "
+        f"estimates; c is the cost proportion of errors on the other class) is "
+        f"{labels.tolist()[1]!r}, the last of the sorted labels {labels.tolist()}; pass "
+        "pos_label= to choose it", UserWarning, stacklevel=3)
 
 
 def find_threshold_classifier(estimator: Any) -> ThresholdChoiceClassifier | None:

@@ -35,6 +35,7 @@ threshold at a known cost use :func:`make_cost_scorer`.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping
 from dataclasses import fields, replace
@@ -43,6 +44,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics import make_scorer
+from sklearn.metrics._scorer import _Scorer  # its _score, to set the classifier's pos_label
 
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
@@ -206,6 +208,29 @@ class TrainingScoresScorer:
         )
 
 
+class _PosLabelScorer(_Scorer):
+    """scikit-learn's scorer, whose positive class, when the scorer is given none, is that of
+    the :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` it scores (else
+    ``classes_[1]``), so that the scores and the labels it compares refer to the class the
+    classifier thresholds for."""
+
+    def _score(self, method_caller: Any, estimator: Any, X: Any, y_true: Any,
+               **kwargs: Any) -> float:
+        clf = find_threshold_classifier(estimator)
+        if "pos_label" in self._kwargs or clf is None or clf.pos_label is None:
+            return super()._score(method_caller, estimator, X, y_true, **kwargs)
+        scorer = copy.copy(self)
+        scorer._kwargs = {**self._kwargs, "pos_label": clf.pos_label}
+        return _Scorer._score(scorer, method_caller, estimator, X, y_true, **kwargs)
+
+
+def _pos_label_scorer(scorer: Any) -> Any:
+    """``scorer`` (from ``make_scorer``) taking its positive class from the classifier."""
+    if type(scorer) is _Scorer:
+        scorer.__class__ = _PosLabelScorer
+    return scorer
+
+
 def make_expected_loss_scorer(
     method: str = "score-driven",
     gamma: float = math.inf,
@@ -230,9 +255,9 @@ def make_expected_loss_scorer(
     kwargs: dict[str, Any] = {"method": method, "gamma": gamma, "settings": chosen}
     if pos_label is not None:
         kwargs["pos_label"] = pos_label
-    return make_scorer(
+    return _pos_label_scorer(make_scorer(
         expected_loss_score, response_method=response_method, greater_is_better=False, **kwargs
-    )
+    ))
 
 
 def make_metric_scorer(
@@ -251,12 +276,12 @@ def make_metric_scorer(
     kwargs: dict[str, Any] = {"metric": metric}
     if pos_label is not None:
         kwargs["pos_label"] = pos_label
-    return make_scorer(
+    return _pos_label_scorer(make_scorer(
         metric_score,
         response_method=response_method,
         greater_is_better=metric in HIGHER_IS_BETTER,
         **kwargs,
-    )
+    ))
 
 
 def make_cost_scorer(cost_proportion: float, *, pos_label: Any = None) -> Any:
@@ -266,7 +291,8 @@ def make_cost_scorer(cost_proportion: float, *, pos_label: Any = None) -> Any:
     kwargs: dict[str, Any] = {"cost_proportion": float(check_cost_proportion(cost_proportion))}
     if pos_label is not None:
         kwargs["pos_label"] = pos_label
-    return make_scorer(cost_loss, response_method="predict", greater_is_better=False, **kwargs)
+    return _pos_label_scorer(
+        make_scorer(cost_loss, response_method="predict", greater_is_better=False, **kwargs))
 
 
 __all__ = [
