@@ -151,7 +151,8 @@ def model():
     X, y = load_breast_cancer(return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, stratify=y,
                                                         random_state=0)
-    clf = ThresholdChoiceClassifier(make_pipeline(StandardScaler(), LogisticRegression(C=0.05)))
+    clf = ThresholdChoiceClassifier(make_pipeline(StandardScaler(), LogisticRegression(C=0.05)),
+                                    cv=None)
     return clf.fit(X_train, y_train), X_train, X_test, y_train, y_test
 
 

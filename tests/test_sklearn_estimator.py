@@ -63,8 +63,10 @@ def _model():
 
 
 def _fit(data, **params) -> ThresholdChoiceClassifier:
+    """Fitted with the paper's reference scores (the training scores, ``cv=None``) unless
+    ``params`` say otherwise: the tests find its thresholds by hand on them."""
     X_train, _, y_train, _ = data
-    return ThresholdChoiceClassifier(_model(), **params).fit(X_train, y_train)
+    return ThresholdChoiceClassifier(_model(), **{"cv": None, **params}).fit(X_train, y_train)
 
 
 # -- the methods by hand ---------------------------------------------------------------------
@@ -182,7 +184,7 @@ def test_string_labels_and_pos_label(data):
 def test_decision_function_models_use_ranks(data):
     X_train, _, y_train, _ = data
     svm = make_pipeline(StandardScaler(), LinearSVC(C=0.01))
-    clf = ThresholdChoiceClassifier(svm, method="train-optimal").fit(X_train, y_train)
+    clf = ThresholdChoiceClassifier(svm, method="train-optimal", cv=None).fit(X_train, y_train)
     s_train = clf.decision_function(X_train)
     assert clf.threshold(0.3) == _train_optimal_by_hand(y_train, s_train, 0.3)
     with pytest.raises(UserError, match="needs probabilities"):
@@ -210,8 +212,10 @@ def test_bad_parameters_are_refused(data, params, message):
 
 def test_clones_pickles_and_works_in_a_pipeline(data):
     X_train, X_test, y_train, _ = data
+    # the training scores as reference (cv=None): the scaler outside the classifier then
+    # sees the same data as inside it
     clf = ThresholdChoiceClassifier(LogisticRegression(C=0.05), method="train-optimal-aware",
-                                    gamma=2.0)
+                                    gamma=2.0, cv=None)
     pipe = make_pipeline(StandardScaler(), clf).fit(X_train, y_train)
     copy = pickle.loads(pickle.dumps(pipe))
     np.testing.assert_array_equal(copy.predict(X_test), pipe.predict(X_test))
@@ -242,3 +246,26 @@ def test_train_optimal_matches_tuned_threshold_classifier_at_a_known_cost(data, 
     if np.isfinite(ours):
         assert ours == theirs
     np.testing.assert_array_equal(clf.predict(X_test, cost_proportion=c), tuned.predict(X_test))
+
+
+def test_the_default_reference_scores_are_out_of_fold(data):
+    from sklearn.model_selection import cross_val_predict
+
+    X_train, _, y_train, _ = data
+    clf = ThresholdChoiceClassifier(_model(), method="train-optimal").fit(X_train, y_train)
+    out_of_fold = cross_val_predict(_model(), X_train, y_train, cv=5, method="predict_proba")
+    np.testing.assert_array_equal(clf.train_scores_, out_of_fold[:, 1])
+    # the paper's protocol on request
+    paper = ThresholdChoiceClassifier(_model(), method="train-optimal", cv=None)
+    paper.fit(X_train, y_train)
+    np.testing.assert_array_equal(paper.train_scores_,
+                                  paper.estimator_.predict_proba(X_train)[:, 1])
+
+
+def test_too_few_examples_of_a_class_for_5_folds_falls_back_saying_so():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.r_[np.ones(36), np.zeros(4)].astype(int)
+    with pytest.warns(UserWarning, match="a class has 4 examples, fewer than 5 folds"):
+        clf = ThresholdChoiceClassifier(LogisticRegression(), method="train-optimal").fit(X, y)
+    np.testing.assert_array_equal(clf.train_scores_, clf.estimator_.predict_proba(X)[:, 1])

@@ -82,7 +82,9 @@ def test_settings_are_passed_to_the_engine(split):
 
 def test_train_optimal_scorer_takes_the_training_scores_of_the_threshold_classifier(split):
     _, X_train, X_test, y_train, y_test = split
-    clf = ThresholdChoiceClassifier(make_pipeline(StandardScaler(), LogisticRegression(C=0.05)))
+    # the paper's reference scores: the classifier's on its own training data (cv=None)
+    clf = ThresholdChoiceClassifier(make_pipeline(StandardScaler(), LogisticRegression(C=0.05)),
+                                    cv=None)
     clf.fit(X_train, y_train)
     model = clf.estimator_
     s_train = model.predict_proba(X_train)[:, 1]
@@ -92,7 +94,7 @@ def test_train_optimal_scorer_takes_the_training_scores_of_the_threshold_classif
         scorer = make_expected_loss_scorer(method, gamma)
         assert scorer(clf, X_test, y_test) == pytest.approx(-expected, abs=1e-12)
         # inside a Pipeline too
-        inner = ThresholdChoiceClassifier(LogisticRegression(C=0.05))
+        inner = ThresholdChoiceClassifier(LogisticRegression(C=0.05), cv=None)
         pipe = make_pipeline(StandardScaler(), inner).fit(X_train, y_train)
         assert scorer(pipe, X_test, y_test) == pytest.approx(-expected, abs=1e-6)
     with pytest.raises(UserError, match="wrap the classifier in ThresholdChoiceClassifier"):

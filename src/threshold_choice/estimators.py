@@ -203,11 +203,15 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     pos_label:
         The class whose probability the score estimates (class 1; default ``classes_[1]``).
     cv:
-        ``None`` (default): the reference scores (training cost lines, rate ranks) are the
-        fitted classifier's scores on its own training data, as in the paper. An int or a
-        scikit-learn splitter: out-of-fold scores from ``cross_val_predict`` instead, which
-        do not share the optimism of resubstitution; the classifier is still fitted on all
-        of ``X``.
+        Where the reference scores (training cost lines, rate ranks) come from. ``"auto"``
+        (default): out-of-fold scores of 5-fold cross-validation (``cross_val_predict``),
+        which do not share the optimism of resubstitution (a tree's or a boosted model's
+        scores on its own training data are near 0 and 1, and train-optimal's thresholds
+        then do not move with ``c``), at the cost of fitting the classifier 5 more times;
+        when a class has fewer than 5 examples, the training scores, with a warning. An int
+        or a scikit-learn splitter: those folds. ``None``: the fitted classifier's scores on
+        its own training data, as in the paper. The classifier is fitted on all of ``X``
+        either way.
 
     Attributes
     ----------
@@ -230,7 +234,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         cost_proportion: float = 0.5,
         response_method: str = "auto",
         pos_label: Any = None,
-        cv: Any = None,
+        cv: Any = "auto",
     ) -> None:
         self.estimator = estimator
         self.method = method
@@ -281,12 +285,13 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             )
         if self.pos_label is None:
             warn_implicit_pos_label(classes)
-        if self.cv is None:
+        cv = self._effective_cv(y)
+        if cv is None:
             scores, used = response_scores(
                 self.estimator_, X, self.response_method, self.pos_label
             )
         else:
-            scores, used = self._out_of_fold_scores(X, y, fit_params)
+            scores, used = self._out_of_fold_scores(X, y, fit_params, cv)
         if needs_probabilities(self.method) and used != "predict_proba":
             raise UserError(
                 f"{self.method} thresholds at the cost proportion, so it needs probabilities: "
@@ -306,8 +311,22 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             self.feature_names_in_ = self.estimator_.feature_names_in_
         return self
 
+    def _effective_cv(self, y: ArrayLike) -> Any:
+        """``cv`` with ``"auto"`` resolved (see the class docstring)."""
+        if not (isinstance(self.cv, str) and self.cv == "auto"):
+            return self.cv
+        _, counts = np.unique(np.asarray(y), return_counts=True)
+        if counts.min() >= AUTO_FOLDS:
+            return AUTO_FOLDS
+        warnings.warn(
+            f"cv='auto': a class has {counts.min()} examples, fewer than {AUTO_FOLDS} folds, so "
+            "the reference scores are the classifier's scores on its own training data "
+            "(optimistic); give more examples, a cv of your own, or cv=None to say so",
+            UserWarning, stacklevel=3)
+        return None
+
     def _out_of_fold_scores(
-        self, X: Any, y: ArrayLike, fit_params: dict
+        self, X: Any, y: ArrayLike, fit_params: dict, cv: Any
     ) -> tuple[NDArray[np.float64], str]:
         used = None
         for name in _candidate_methods(self.response_method):
@@ -317,7 +336,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         if used is None:  # response_scores raises the message
             response_scores(self.estimator_, X, self.response_method, self.pos_label)
         out = cross_val_predict(
-            clone(self.estimator), X, y, cv=self.cv, method=used, params=fit_params or None
+            clone(self.estimator), X, y, cv=cv, method=used, params=fit_params or None
         )
         classes = self.estimator_.classes_
         col = 1 if self.pos_label is None else int(np.flatnonzero(classes == self.pos_label)[0])
@@ -409,6 +428,9 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         tags.input_tags.allow_nan = inner.allow_nan
         return tags
 
+
+#: the folds of ``cv="auto"``
+AUTO_FOLDS = 5
 
 #: the label sets already warned about (once per process each)
 _WARNED_LABELS: set[tuple[str, ...]] = set()
