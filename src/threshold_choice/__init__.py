@@ -18,9 +18,9 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
 
 * cost lines and methods: :class:`CostLines` (``costlines``); :data:`METHODS`,
   :data:`PAPER_METHODS`, :func:`make_selection`, :class:`Selection` (``methods``);
-* operating conditions: :class:`Uncertainty`, :data:`PAPER_GAMMAS`, :func:`parse_gamma`
-  (``uncertainty``); :class:`CostDistribution`, :func:`parse_cost_distribution`
-  (``cost_distributions``);
+* operating conditions: :class:`Uncertainty`, :data:`PAPER_GAMMAS`, :func:`parse_gamma`,
+  :func:`gamma_for_spread` (``uncertainty``); :class:`CostDistribution`,
+  :func:`parse_cost_distribution`, :func:`beta_from_interval` (``cost_distributions``);
 * expected loss: :class:`LossSettings`, :func:`expected_losses` (``evaluation``),
   :func:`expected_cost_curve` (``expected_loss``), :func:`paired_difference` (``bootstrap``).
   The functions ``expected_loss`` and ``bootstrap`` share their module's name, which Python
@@ -53,8 +53,10 @@ _EXPORTS: dict[str, str] = {
     "Uncertainty": "uncertainty",
     "PAPER_GAMMAS": "uncertainty",
     "parse_gamma": "uncertainty",
+    "gamma_for_spread": "uncertainty",
     "CostDistribution": "cost_distributions",
     "parse_cost_distribution": "cost_distributions",
+    "beta_from_interval": "cost_distributions",
     "expected_cost_curve": "expected_loss",
     "LossSettings": "evaluation",
     "expected_losses": "evaluation",

@@ -291,10 +291,48 @@ def parse_cost_distribution(spec: str | CostDistribution | None) -> CostDistribu
     return UNIFORM if dist.is_standard_uniform else dist
 
 
+def beta_from_interval(low: float, high: float, mass: float = 0.9) -> CostDistribution:
+    """The ``beta:A,B`` belief about the true ``c`` whose mean is the middle of
+    ``[low, high]`` and which puts ``mass`` of its probability there: "``c`` is 0.8, give or
+    take 0.1, 90% sure" is ``beta_from_interval(0.7, 0.9, 0.9)``, ``beta:32.593,8.14825``
+    (its ``spec`` is the text the workflow's ``cost_distribution`` takes).
+
+    Raises :class:`UserError` when no such Beta has ``1 <= A, B <=`` :data:`MAX_BETA_SHAPE`
+    (an interval too wide: use ``uniform:LO,HI``; or too narrow for the tables)."""
+    from scipy.optimize import brentq
+    from scipy.special import betainc
+
+    if not (0.0 <= low < high <= 1.0 and 0.0 < mass < 1.0):
+        raise UserError(f"the interval needs 0 <= low < high <= 1 and a mass in (0, 1), got "
+                        f"[{low}, {high}] with {mass}")
+    middle = (low + high) / 2.0
+
+    def inside(k: float) -> float:  # the mass in [low, high] of Beta(middle k, (1-middle) k)
+        a, b = middle * k, (1.0 - middle) * k
+        return float(betainc(a, b, high) - betainc(a, b, low)) - mass
+
+    flattest = max(1.0 / middle, 1.0 / (1.0 - middle))  # A, B >= 1
+    sharpest = MAX_BETA_SHAPE / max(middle, 1.0 - middle)
+    if inside(flattest) > 0.0:
+        raise UserError(
+            f"[{low}, {high}] holds more than {mass} of even the flattest Beta belief with mean "
+            f"{middle:g}: a belief this vague is better written uniform:{low:g},{high:g}"
+        )
+    if inside(sharpest) < 0.0:
+        raise UserError(
+            f"[{low}, {high}] is too narrow to hold {mass} of a Beta belief the moment tables "
+            f"resolve (A, B <= {MAX_BETA_SHAPE:g}); widen it, or state c exactly (gamma = inf "
+            "with the uniform belief)"
+        )
+    k = brentq(inside, flattest, sharpest, xtol=1e-12)
+    return parse_cost_distribution(f"beta:{middle * k:.6g},{(1.0 - middle) * k:.6g}")
+
+
 __all__ = [
     "SPEC_FORMS",
     "SPEC_PATTERN",
     "UNIFORM",
     "CostDistribution",
+    "beta_from_interval",
     "parse_cost_distribution",
 ]

@@ -770,6 +770,32 @@ def moment_table(
     return MomentTable(float(gamma), CMeasure(grid_size, distribution))
 
 
+def gamma_for_spread(c: float, spread: float) -> float:
+    """The certainty ``gamma`` at which the presumed ``c_hat ~ Beta(gamma c + 1,
+    gamma (1 - c) + 1)`` has standard deviation ``spread`` around the true ``c`` (its mode):
+    "our ``c_hat`` is typically 0.05 off at ``c`` = 0.8" is ``gamma_for_spread(0.8, 0.05)``.
+    The spread is largest at ``gamma = 0`` (``1/sqrt(12)``, 0.289: no information) and 0 at
+    ``gamma = inf``; a :class:`UserError` outside ``(0, 1/sqrt(12)]``."""
+    from scipy.optimize import brentq
+
+    if not 0.0 < c < 1.0:
+        raise UserError(f"c must be in (0, 1), got {c}")
+    most = 1.0 / math.sqrt(12.0)
+    if not 0.0 < spread <= most:
+        raise UserError(
+            f"the spread of c_hat must be in (0, {most:.4f}] (gamma = 0 gives {most:.4f}: no "
+            f"information; gamma = inf gives 0), got {spread}"
+        )
+
+    def sd(gamma: float) -> float:
+        a, b = gamma * c + 1.0, gamma * (1.0 - c) + 1.0
+        return math.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
+
+    if sd(0.0) <= spread:
+        return 0.0
+    return float(brentq(lambda g: sd(g) - spread, 0.0, 1e15, xtol=1e-12, rtol=1e-12))
+
+
 __all__ = [
     "GAMMA_WINDOWED",
     "MAX_GRID_SIZE",
@@ -780,6 +806,7 @@ __all__ = [
     "certainty_limit",
     "check_grid_size",
     "format_gamma",
+    "gamma_for_spread",
     "gamma_label",
     "moment_table",
     "parse_gamma",

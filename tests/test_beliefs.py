@@ -1,0 +1,44 @@
+"""Uncertainty from a sentence: an interval belief about c as a ``beta:A,B`` cost distribution,
+and the typical error of c_hat as a certainty gamma (checked against scipy.stats)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from scipy import stats
+
+from threshold_choice import beta_from_interval, gamma_for_spread
+from threshold_choice.errors import UserError
+
+
+@pytest.mark.parametrize(("low", "high", "mass"), [(0.7, 0.9, 0.9), (0.05, 0.2, 0.8),
+                                                   (0.4, 0.6, 0.5)])
+def test_an_interval_belief_becomes_a_beta_with_that_mass_and_mean(low, high, mass):
+    belief = beta_from_interval(low, high, mass)
+    assert belief.kind == "beta"
+    a, b = belief.p, belief.q
+    assert 1.0 <= min(a, b) and max(a, b) <= 200.0
+    beta = stats.beta(a, b)
+    assert beta.cdf(high) - beta.cdf(low) == pytest.approx(mass, abs=1e-5)
+    assert beta.mean() == pytest.approx((low + high) / 2, abs=1e-6)
+
+
+def test_a_belief_too_vague_or_too_sharp_is_refused_with_the_alternative():
+    with pytest.raises(UserError, match=r"better written uniform:0\.1,0\.9"):
+        beta_from_interval(0.1, 0.9, 0.5)
+    with pytest.raises(UserError, match="too narrow"):
+        beta_from_interval(0.5, 0.501, 0.99)
+
+
+@pytest.mark.parametrize(("c", "spread"), [(0.8, 0.05), (0.3, 0.1), (0.5, 0.01)])
+def test_a_typical_error_of_c_hat_becomes_the_gamma_that_gives_it(c, spread):
+    gamma = gamma_for_spread(c, spread)
+    c_hat = stats.beta(gamma * c + 1, gamma * (1 - c) + 1)
+    assert c_hat.std() == pytest.approx(spread, rel=1e-9)
+
+
+def test_no_information_is_gamma_0_and_more_spread_than_that_is_refused():
+    assert gamma_for_spread(0.5, 1 / math.sqrt(12)) == 0.0
+    with pytest.raises(UserError, match="spread of c_hat must be in"):
+        gamma_for_spread(0.5, 0.3)
