@@ -371,3 +371,17 @@ def test_a_small_test_set_draws_every_cost_line():
     y, s = random_scores(8, 300)
     display = CostCurveDisplay.from_predictions(y, s, methods=["score-driven"])
     assert len(display.cost_lines) == display.cost_lines_total == np.unique(s).size + 1
+
+
+def test_a_weka_class_that_is_not_a_classifier_is_refused_before_it_is_built(jvm):
+    from threshold_choice.models.weka import weka_option_problems
+
+    problems = weka_option_problems({
+        "filter": ("weka.filters.unsupervised.attribute.Remove", []),
+        "absent": ("weka.classifiers.trees.J49", []),
+        "good": ("weka.classifiers.trees.J48", ["-U"]),
+    })
+    assert problems["filter"] == ("'weka.filters.unsupervised.attribute.Remove' is not a Weka "
+                                  "classifier.")
+    assert problems["absent"].startswith("Weka class 'weka.classifiers.trees.J49' not found")
+    assert "good" not in problems

@@ -325,23 +325,7 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         return order[0], order[1]
 
     def _new_classifier(self, jpype: Any) -> Any:
-        try:
-            cls = _jclass(self.classname)
-            classifier = cls()
-        except Exception as exc:
-            raise UserError(
-                f"Weka class {self.classname!r} not found or not instantiable ({exc}). Give a "
-                "fully qualified weka.jar class, e.g. 'weka.classifiers.trees.J48'."
-            ) from exc
-        if not _jclass("weka.classifiers.Classifier").class_.isInstance(classifier):
-            raise UserError(f"{self.classname!r} is not a Weka classifier.")
-        opts = jpype.JArray(jpype.JString)([str(o) for o in self.options])
-        try:
-            classifier.setOptions(opts)
-            _jclass("weka.core.Utils").checkForRemainingOptions(opts)
-        except Exception as exc:
-            raise UserError(f"{self._name()}: Weka refused the options ({exc}).") from exc
-        return classifier
+        return configured_classifier(jpype, _jclass, self.classname, self.options, self._name())
 
     def _model(self) -> tuple[Any, Any, Any]:
         """``(jpype, classifier, header)``, restoring them after unpickling if needed."""
@@ -491,6 +475,34 @@ class WekaClassifier(ClassifierMixin, BaseEstimator):
         self.__dict__.update(state)
         self._jclassifier = None
         self._jheader = None
+
+
+def configured_classifier(jpype: Any, jclass: Any, classname: str, options: Sequence[str],
+                          name: str, where: str = "weka.jar") -> Any:
+    """A new Weka classifier ``classname`` with ``options``, its classes looked up with
+    ``jclass`` (the class path's Weka, or a Weka 3.6 jar's loader): checked to be a
+    classifier on the class itself, before any of its code runs in a constructor; a
+    :class:`UserError` naming ``name`` when Weka refuses the class or the options."""
+    try:
+        cls = jclass(classname)
+    except Exception as exc:
+        raise UserError(
+            f"Weka class {classname!r} not found in {where} ({exc}); give a fully qualified "
+            "class of it, e.g. 'weka.classifiers.trees.J48'."
+        ) from exc
+    if not jclass("weka.classifiers.Classifier").class_.isAssignableFrom(cls.class_):
+        raise UserError(f"{classname!r} is not a Weka classifier.")
+    try:
+        classifier = cls()
+    except Exception as exc:
+        raise UserError(f"Weka class {classname!r} is not instantiable ({exc}).") from exc
+    opts = jpype.JArray(jpype.JString)([str(o) for o in options])
+    try:
+        classifier.setOptions(opts)
+        jclass("weka.core.Utils").checkForRemainingOptions(opts)
+    except Exception as exc:
+        raise UserError(f"{name}: Weka refused the options ({exc}).") from exc
+    return classifier
 
 
 def _classifies_by_max_probability(classifier: Any) -> bool:

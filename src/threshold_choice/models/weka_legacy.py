@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from threshold_choice._typing import FloatArray
-from threshold_choice.errors import UserError
 
 __all__ = ["LegacyWeka", "is_legacy_weka_jar", "legacy_weka"]
 
@@ -132,24 +131,10 @@ class LegacyWeka:
     def new_classifier(self, classname: str, options: Sequence[str], name: str) -> Any:
         """A configured classifier of this jar (a :class:`UserError` naming ``name`` when the
         class or its options are refused)."""
-        jpype = self.jpype
-        try:
-            classifier = self.jclass(classname)()
-        except Exception as exc:
-            raise UserError(
-                f"Weka class {classname!r} not found in {self.jar} or not instantiable "
-                f"({exc}); give a fully qualified class of that jar, e.g. "
-                "'weka.classifiers.trees.J48'."
-            ) from exc
-        if not self.jclass("weka.classifiers.Classifier").class_.isInstance(classifier):
-            raise UserError(f"{classname!r} is not a Weka classifier.")
-        opts = jpype.JArray(jpype.JString)([str(o) for o in options])
-        try:
-            classifier.setOptions(opts)
-            self.jclass("weka.core.Utils").checkForRemainingOptions(opts)
-        except Exception as exc:
-            raise UserError(f"{name}: Weka refused the options ({exc}).") from exc
-        return classifier
+        from threshold_choice.models.weka import configured_classifier
+
+        return configured_classifier(self.jpype, self.jclass, classname, options, name,
+                                     where=self.jar)
 
     def _each_instance(self, data: Any) -> Any:
         """A Java stream of the instances of ``data``, in order."""
