@@ -53,7 +53,9 @@ with open(config["data"]["registry"], encoding="utf-8") as _fh:
     }
 DATASETS = config["datasets"]
 # null and "bundled": python-weka-wrapper3's Weka 3.9.6
-WEKA_JAR = None if config["models"]["weka_jar"] == "bundled" else config["models"]["weka_jar"]
+WEKA_JAR = (
+    None if config["models"]["weka_jar"] == "bundled" else config["models"]["weka_jar"]
+)
 
 
 def runs_weka(model):
