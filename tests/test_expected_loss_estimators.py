@@ -160,6 +160,12 @@ def oracle_pieces(method, y, s, ty, ts, gamma):
     elif base == "rate-driven-z":  # rate skew(c_hat)
         (edges, alpha, beta), phi = rate_pieces(y, s), skew
         edges = skew_inverse(edges)
+    elif base == "score-fixed":  # the line of threshold E[c] = 1/2 (paper 000, Definition 4)
+        edges, alpha = np.array([0.0, 1.0]), line_of(y, s, 0.5)[None, :]
+    elif base == "rate-fixed":  # rate-driven's mixture at the rate 1/2, whatever c_hat
+        r, a0, b0 = rate_pieces(y, s)
+        k = min(int(np.searchsorted(r, 0.5, side="right")) - 1, len(a0) - 1)
+        edges, alpha = np.array([0.0, 1.0]), (a0[k] + 0.5 * b0[k])[None, :]
     else:
         raise AssertionError(method)
     if method.endswith("-aware") and gamma == 0:  # E[c | c_hat] = 1/2: one fixed line

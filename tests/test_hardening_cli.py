@@ -82,7 +82,7 @@ def test_the_default_methods_refuse_scores_outside_0_1_because_of_score_driven(t
 
 def test_probability_methods_are_the_score_based_ones():
     assert set(PROBABILITY_METHODS) == {
-        "score-driven", "score-uniform", "score-driven-z", "score-driven-aware"
+        "score-driven", "score-uniform", "score-driven-z", "score-driven-aware", "score-fixed"
     }
 
 

@@ -30,6 +30,8 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   decision curves (``decision_curves``); F-measure contexts (``fmeasure``);
 * scikit-learn: :class:`ThresholdChoiceClassifier` (``estimators``), the scorer factories
   (``scorers``) and the ``*Display`` plots (``plotting``);
+* costs in the user's terms: :class:`Costs` (``costs``: a cost matrix or the costs of the
+  two errors, with the positive class named, give ``c`` and losses in their units);
 * :class:`UserError` (``errors``): every error a caller can fix.
 
 The reproduction of the paper (datasets, splits, models, workflow steps, tables, figures,
@@ -82,6 +84,7 @@ _EXPORTS: dict[str, str] = {
     "FROCDisplay": "plotting",
     "FCostDisplay": "plotting",
     "UserError": "errors",
+    "Costs": "costs",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -56,6 +56,7 @@ FIXED_BREAK_METHODS: frozenset[str] = frozenset(
         "score-driven-aware",
         "train-optimal",
         "train-optimal-aware",
+        "score-fixed",
     }
 )
 #: counts (examples x replicates) drawn and evaluated at once: about 2 MB per int64 array
@@ -66,7 +67,7 @@ MAX_REPLICATES = 1_000_000
 
 #: the LossSettings fields the fast path understands (any other field must keep its default)
 _FAST_FIELDS = frozenset({"estimator", "grid_size", "seed", "rate_threshold_offset",
-                          "tie_breaking"})
+                          "tie_breaking", "fixed_threshold", "fixed_rate"})
 
 
 def check_n_boot(n_boot: Any) -> int:
@@ -518,10 +519,7 @@ def _fast_replicates(
     scores only (computed at the first call)."""
     shared = {} if shared is None else shared
     test = CostLines.from_scores(y, s, what="test scores")
-    options = {
-        "rate_threshold_offset": settings.rate_threshold_offset,
-        "tie_breaking": settings.tie_breaking,
-    }
+    options = settings.selection_options()  # the fast path's distribution is uniform
     inverse = np.searchsorted(test.scores, s)
     c0, c1 = _class_counts(counts, y, inverse, test.scores.size)
     # without training scores the skew maps take the test pi0: fixed only when the classes

@@ -215,6 +215,11 @@ class CostDistribution:
         """``E[c**k]``, ``k = 0..3``."""
         return np.array([float(self.partial_moment(k, 1.0)) for k in range(4)])
 
+    @property
+    def mean(self) -> float:
+        """``E[c]`` under the belief (1/2 for ``uniform``)."""
+        return float(self.moments[1])
+
     def cdf(self, x: ArrayLike) -> FloatArray:
         return self.partial_moment(0, x)
 

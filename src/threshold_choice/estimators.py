@@ -54,6 +54,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from threshold_choice.costlines import CostLines
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.methods import METHODS, Selection, make_selection
 from threshold_choice.uncertainty import parse_gamma
@@ -74,6 +75,10 @@ _NOT_PREDICTABLE: dict[str, str] = {
     "test-optimal-aware": "needs the labels of the examples it predicts (an oracle)",
     "score-uniform": "ignores the cost proportion (a random-threshold baseline)",
     "rate-uniform": "ignores the cost proportion (a random-rate baseline)",
+    "score-fixed": "keeps one threshold whatever the cost proportion (for that, use "
+    "scikit-learn's FixedThresholdClassifier, or score-driven with one cost_proportion)",
+    "rate-fixed": "keeps one rate whatever the cost proportion (for that, use rate-driven "
+    "with one cost_proportion)",
 }
 RESPONSE_METHODS: tuple[str, ...] = ("auto", "predict_proba", "decision_function")
 
@@ -147,8 +152,11 @@ def check_method(method: str, *, allowed: Sequence[str] = METHODS, why: dict | N
     raise UserError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
 
 
-def check_cost_proportion(c: ArrayLike) -> NDArray[np.float64]:
-    """``c`` as a float array after checking that it lies in [0, 1]."""
+def check_cost_proportion(c: ArrayLike | Costs) -> NDArray[np.float64]:
+    """``c`` as a float array after checking that it lies in [0, 1]; :class:`Costs` give
+    their cost proportion."""
+    if isinstance(c, Costs):
+        return np.asarray(c.cost_proportion)
     try:
         arr = np.asarray(c, dtype=np.float64)
     except (TypeError, ValueError):
@@ -196,12 +204,16 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         Certainty of ``c_hat``, ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)``; used by
         the ``*-aware`` methods only (``inf``: ``c_hat = c``, the plain method).
     cost_proportion:
-        The ``c_hat`` :meth:`predict` uses when it is not given one (default 1/2).
+        The ``c_hat`` :meth:`predict` uses when it is not given one (default 1/2), or
+        :class:`~threshold_choice.costs.Costs` in the user's terms (their cost proportion;
+        their positive class, if they name one, must be ``pos_label``'s).
     response_method:
         ``"auto"`` (``predict_proba``, else ``decision_function``), ``"predict_proba"`` or
         ``"decision_function"``. The score-based methods need probabilities.
     pos_label:
-        The class whose probability the score estimates (class 1; default ``classes_[1]``).
+        The class whose probability the score estimates (class 1; default: the one the
+        ``cost_proportion`` costs name, else ``classes_[1]`` with a warning when the labels
+        are not 0/1).
     cv:
         Where the reference scores (training cost lines, rate ranks) come from. ``"auto"``
         (default): out-of-fold scores of 5-fold cross-validation (``cross_val_predict``),
@@ -223,6 +235,8 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         Their :class:`~threshold_choice.costlines.CostLines`.
     classes_:
         The class labels (of ``estimator_``).
+    pos_label_:
+        The positive class used (class 1).
     """
 
     def __init__(
@@ -272,6 +286,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             raise UserError(
                 "y has one class only; the cost lines need examples of both classes"
             )
+        pos = self._positive_class()  # before fitting: conflicting positive classes fail fast
         self.estimator_ = clone(self.estimator).fit(X, y, **fit_params)
         classes = getattr(self.estimator_, "classes_", None)
         if classes is None:  # a regressor, a clusterer...
@@ -279,17 +294,15 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                 f"{type(self.estimator_).__name__} is not a classifier (no classes_ after "
                 "fit): give a scikit-learn classifier, e.g. LogisticRegression()"
             )
-        if self.pos_label is not None and self.pos_label not in list(classes):
-            raise UserError(
-                f"pos_label {self.pos_label!r} is not one of the classes {classes.tolist()}"
-            )
-        if self.pos_label is None:
+        if pos is not None and pos not in list(classes):
+            raise UserError(f"pos_label {pos!r} is not one of the classes {classes.tolist()}")
+        if pos is None:
             warn_implicit_pos_label(classes)
+            pos = classes[1]
+        self.pos_label_ = pos
         cv = self._effective_cv(y)
         if cv is None:
-            scores, used = response_scores(
-                self.estimator_, X, self.response_method, self.pos_label
-            )
+            scores, used = response_scores(self.estimator_, X, self.response_method, pos)
         else:
             scores, used = self._out_of_fold_scores(X, y, fit_params, cv)
         if needs_probabilities(self.method) and used != "predict_proba":
@@ -298,8 +311,6 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                 f"{type(self.estimator_).__name__} has no predict_proba (wrap it in "
                 "CalibratedClassifierCV, or use train-optimal or rate-driven)"
             )
-        classes = self.estimator_.classes_
-        pos = classes[1] if self.pos_label is None else self.pos_label
         self.train_labels_ = (np.asarray(y) == pos).astype(np.int8)
         self.train_scores_ = scores
         self.train_lines_ = CostLines.from_scores(
@@ -310,6 +321,13 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         return self
+
+    def _positive_class(self) -> Any:
+        """``pos_label``, or the class the ``cost_proportion`` costs call positive (they
+        must agree)."""
+        if isinstance(self.cost_proportion, Costs):
+            return self.cost_proportion.check_pos_label(self.pos_label, "the classifier")
+        return self.pos_label
 
     def _effective_cv(self, y: ArrayLike) -> Any:
         """``cv`` with ``"auto"`` resolved (see the class docstring)."""
@@ -334,12 +352,12 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                 used = name
                 break
         if used is None:  # response_scores raises the message
-            response_scores(self.estimator_, X, self.response_method, self.pos_label)
+            response_scores(self.estimator_, X, self.response_method, self.pos_label_)
         out = cross_val_predict(
             clone(self.estimator), X, y, cv=cv, method=used, params=fit_params or None
         )
         classes = self.estimator_.classes_
-        col = 1 if self.pos_label is None else int(np.flatnonzero(classes == self.pos_label)[0])
+        col = int(np.flatnonzero(classes == self.pos_label_)[0])
         if used == "predict_proba":
             return np.asarray(out[:, col], dtype=np.float64), used
         out = np.asarray(out, dtype=np.float64).ravel()
@@ -360,11 +378,14 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             name += "-aware"
         return make_selection(name, lines, gamma=parse_gamma(self.gamma))
 
-    def threshold(self, cost_proportion: ArrayLike | None = None) -> NDArray[np.float64]:
+    def threshold(self, cost_proportion: ArrayLike | Costs | None = None) -> NDArray[np.float64]:
         """The threshold the method sets for each presumed cost proportion ``c_hat``
-        (default: the ``cost_proportion`` parameter); class 1 is predicted iff ``score >
+        (default: the ``cost_proportion`` parameter; or :class:`~threshold_choice.costs.Costs`
+        naming this classifier's positive class or none); class 1 is predicted iff ``score >
         threshold``. ``-inf`` / ``inf``: everything predicted 1 / 0."""
         check_is_fitted(self, "train_lines_")
+        if isinstance(cost_proportion, Costs):
+            cost_proportion.check_pos_label(self.pos_label_, "the fitted classifier")
         c_hat = check_cost_proportion(
             self.cost_proportion if cost_proportion is None else cost_proportion
         )
@@ -384,9 +405,9 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
 
     # -- prediction ------------------------------------------------------------------------
     def _scores(self, X: Any) -> NDArray[np.float64]:
-        return response_scores(self.estimator_, X, self.response_method, self.pos_label)[0]
+        return response_scores(self.estimator_, X, self.response_method, self.pos_label_)[0]
 
-    def predict(self, X: Any, cost_proportion: ArrayLike | None = None) -> NDArray:
+    def predict(self, X: Any, cost_proportion: ArrayLike | Costs | None = None) -> NDArray:
         """Class labels of ``X`` at presumed cost proportion ``cost_proportion`` (a number, or
         one per row of ``X``; default: the ``cost_proportion`` parameter)."""
         check_is_fitted(self, "train_lines_")
@@ -398,7 +419,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                 "per row"
             )
         classes = self.classes_
-        pos = classes[1] if self.pos_label is None else self.pos_label
+        pos = self.pos_label_
         neg = classes[classes != pos][0]
         return np.where(scores > t, pos, neg)
 

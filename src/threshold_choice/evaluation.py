@@ -71,6 +71,10 @@ class LossSettings:
     #: the deployment class-0 proportion (``None``: the test set's); the cost lines are
     #: reweighted to it (``costlines.CostLines.with_prior``); 0.5 gives the skew view
     prior: float | None = None
+    #: the threshold of score-fixed and the predicted-0 rate of rate-fixed; ``None``: the
+    #: mean of ``cost_distribution`` (1/2 for the paper's uniform)
+    fixed_threshold: float | None = None
+    fixed_rate: float | None = None
 
     def __post_init__(self) -> None:
         if self.estimator not in ESTIMATORS:
@@ -93,6 +97,23 @@ class LossSettings:
         parse_cost_distribution(self.cost_distribution)
         if self.prior is not None:
             check_prior(self.prior)
+        for name in ("fixed_threshold", "fixed_rate"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int | float | np.integer |
+                                                     np.floating) and 0.0 <= value <= 1.0):
+                raise UserError(f"{name} must be a number in [0, 1] or None (the mean of the "
+                                f"cost distribution), got {value!r}")
+
+    def selection_options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`~threshold_choice.methods.make_selection` these
+        settings fix (all but the scores and gamma)."""
+        return {
+            "rate_threshold_offset": self.rate_threshold_offset,
+            "tie_breaking": self.tie_breaking,
+            "distribution": self.distribution,
+            "fixed_threshold": self.fixed_threshold,
+            "fixed_rate": self.fixed_rate,
+        }
 
     @cached_property
     def distribution(self) -> CostDistribution:
@@ -232,13 +253,9 @@ class LossBatch:
             raise UserError(
                 f"{needs} select(s) thresholds on training scores: give the training scores"
             )
-        options = {
-            "rate_threshold_offset": settings.rate_threshold_offset,
-            "tie_breaking": settings.tie_breaking,
-            "distribution": settings.distribution,
-        }
+        options = settings.selection_options()
         return {
-            m: make_selection(m, test, train=train, **options)  # type: ignore[arg-type]
+            m: make_selection(m, test, train=train, **options)
             for m in dict.fromkeys(m.removesuffix("-aware") for m in methods)
         }
 

@@ -11,7 +11,8 @@ points ``x_1 <= ... <= x_{S-1}`` in ``c_hat`` and, on each segment ``s``, a loss
 where ``phi`` is the method's *input map* (the identity unless stated: the skew variants use
 the cost-to-skew map, the uncertainty-aware variants the posterior mean). Non-interpolating
 methods have ``a01 = a11 = 0`` (``loss = h(c)``, the selected cost line); rate-driven
-interpolates linearly in ``phi(c_hat)`` between two lines.
+interpolates linearly in ``phi(c_hat)`` between two lines. The fixed methods (score-fixed,
+rate-fixed) have a single segment: one threshold whatever ``c_hat``.
 
 Conventions: class 1 is the class whose probability the scores estimate; a threshold ``t``
 predicts 1 iff ``score > t``; cost lines are indexed as in :mod:`threshold_choice.costlines`.
@@ -50,6 +51,8 @@ METHODS: tuple[str, ...] = (
     "test-optimal-aware",
     "train-optimal-aware",
     "score-driven-aware",
+    "score-fixed",
+    "rate-fixed",
 )
 #: the four methods the paper evaluates (Sect. 4), in the order of its tables: the library's
 #: default selection
@@ -57,6 +60,9 @@ PAPER_METHODS: tuple[str, ...] = METHODS[:4]
 #: methods that read the scores as probabilities (they threshold at c_hat or a map of it), so
 #: the scores must lie in [0, 1]; the others are rank-based and take any real scores
 PROBABILITY_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m.startswith("score-"))
+#: methods that use one threshold whatever ``c_hat`` (paper 000, Sect. 3): a fixed score
+#: threshold, or a fixed fraction of examples predicted 0
+FIXED_METHODS: frozenset[str] = frozenset({"score-fixed", "rate-fixed"})
 #: methods that select on the training scores
 NEEDS_TRAIN: frozenset[str] = frozenset({"train-optimal", "train-optimal-aware"})
 #: methods whose selection depends on gamma (they know the uncertainty)
@@ -426,6 +432,41 @@ def uniform(sel: Selection, name: str) -> Selection:
     return replace(sel, method=name, ignores_c_hat=True)
 
 
+def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
+    """``sel`` frozen at one presumed cost proportion ``c_hat``: the threshold it sets there,
+    kept whatever the operating condition (a single segment; for an interpolating method the
+    mixture of two lines it sets at ``c_hat``). Its expected loss is then the same at every
+    gamma: ``integral Q(t; c) w(c) dc``, the error rate at ``t`` when ``E[c] = 1/2``
+    (Theorem 5 and Corollary 6 of paper 000)."""
+    x = float(sel.inputs(np.array([c_hat]))[0])
+    a = sel.coef[int(sel.segment(np.array([c_hat]))[0])]
+    coef = np.array([[a[0] + a[2] * x, a[1] + a[3] * x, 0.0, 0.0]])
+    empty = np.empty(0)
+    return Selection(name, coef, empty, empty, "left")
+
+
+def score_fixed(test: CostLines, threshold: float) -> Selection:
+    """Score-fixed: the fixed threshold ``t`` (predict 1 iff ``score > t``) whatever
+    ``c_hat``: score-driven frozen at ``c_hat = t`` (paper 000, Definition 4)."""
+    _check_unit("the fixed threshold", threshold)
+    return fixed(score_driven(test), threshold, "score-fixed")
+
+
+def rate_fixed(
+    test: CostLines, rate: float, *, threshold_offset: float | None = None
+) -> Selection:
+    """Rate-fixed: predict class 0 for the fixed fraction ``rate`` of the test examples
+    whatever ``c_hat`` (interpolating as :func:`rate_driven` where that rate is not
+    attainable): rate-driven frozen at ``c_hat = rate`` (paper 000, Definition 7)."""
+    _check_unit("the fixed rate", rate)
+    return fixed(rate_driven(test, threshold_offset=threshold_offset), rate, "rate-fixed")
+
+
+def _check_unit(what: str, value: float) -> None:
+    if not (isinstance(value, int | float | np.integer | np.floating) and 0.0 <= value <= 1.0):
+        raise UserError(f"{what} must be a number in [0, 1], got {value!r}")
+
+
 def uncertainty_aware(
     sel: Selection, gamma: float, distribution: CostDistribution | str = UNIFORM
 ) -> Selection:
@@ -490,6 +531,8 @@ def make_selection(
     rate_threshold_offset: float | None = None,
     tie_breaking: TieBreaking = "project",
     distribution: CostDistribution | str = UNIFORM,
+    fixed_threshold: float | None = None,
+    fixed_rate: float | None = None,
 ) -> Selection:
     """Build the :class:`Selection` of ``method`` (one of :data:`METHODS`).
 
@@ -500,6 +543,10 @@ def make_selection(
     rate-driven, rate-uniform, rate-driven-z); ``tie_breaking`` to :func:`test_optimal` and
     :func:`train_optimal` (and their aware variants); ``distribution`` (the belief about the
     true cost) is the prior of the ``*-aware`` methods' posterior mean.
+    ``fixed_threshold`` / ``fixed_rate``: the threshold of score-fixed and the predicted-0
+    rate of rate-fixed; ``None`` (default) takes the mean ``E[c]`` of ``distribution`` (1/2
+    for the paper's uniform: paper 000's ``t = 0.5``), the single threshold score-driven-aware
+    sets at ``gamma = 0``.
     """
     if method not in METHODS:
         raise UserError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
@@ -509,6 +556,12 @@ def make_selection(
         raise UserError(f"method {method} needs the certainty gamma")
     if skew_pi0 is None:
         skew_pi0 = (train if train is not None else test).pi0
+    if method in FIXED_METHODS:
+        mean = parse_cost_distribution(distribution).mean
+        if method == "score-fixed":
+            return score_fixed(test, mean if fixed_threshold is None else fixed_threshold)
+        return rate_fixed(test, mean if fixed_rate is None else fixed_rate,
+                          threshold_offset=rate_threshold_offset)
     base = method.removesuffix("-aware")
     if base == "test-optimal":
         sel = test_optimal(test, tie_breaking=tie_breaking)

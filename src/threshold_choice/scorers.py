@@ -46,6 +46,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics import make_scorer
 from sklearn.metrics._scorer import _Scorer  # its _score, to set the classifier's pos_label
 
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
     check_cost_proportion,
@@ -119,9 +120,14 @@ def expected_loss_score(
     pos_label: Any = None,
     train_y: ArrayLike | None = None,
     train_score: ArrayLike | None = None,
+    costs: Costs | None = None,
 ) -> float:
     """Expected loss of ``method`` at ``gamma`` for labels ``y_true`` and scores ``y_score``
-    (a metric: lower is better). ``train_y``/``train_score``: for train-optimal."""
+    (a metric: lower is better). ``train_y``/``train_score``: for train-optimal. ``costs``:
+    report the loss in their units (:meth:`~threshold_choice.costs.Costs.in_units`; their
+    positive class, if named, is ``pos_label``)."""
+    if costs is not None:
+        pos_label = costs.check_pos_label(pos_label, "the scorer")
     y01 = binary_labels(y_true, pos_label)
     scores = _as_scores(y_true, y_score, pos_label)
     frame = expected_losses(
@@ -133,7 +139,8 @@ def expected_loss_score(
         gammas=[gamma],
         settings=LossSettings() if settings is None else settings,
     )
-    return float(frame["expected_loss"].iloc[0])
+    loss = float(frame["expected_loss"].iloc[0])
+    return loss if costs is None else float(costs.in_units(loss))
 
 
 def metric_score(
@@ -145,16 +152,23 @@ def metric_score(
 
 
 def cost_loss(
-    y_true: ArrayLike, y_pred: ArrayLike, *, cost_proportion: float = 0.5, pos_label: Any = None
+    y_true: ArrayLike, y_pred: ArrayLike, *, cost_proportion: float | Costs = 0.5,
+    pos_label: Any = None
 ) -> float:
     """``Q = 2 (c pi0 FP0 + (1 - c) pi1 FN1)`` of predicted labels at the known cost
-    proportion ``c`` (class 1 = ``pos_label``): ``2 (c #FP + (1 - c) #FN) / n``."""
+    proportion ``c`` (class 1 = ``pos_label``): ``2 (c #FP + (1 - c) #FN) / n``. Given
+    :class:`~threshold_choice.costs.Costs`, the cost per example in their units,
+    ``(C_FP #FP + C_FN #FN) / n``."""
     c = float(check_cost_proportion(cost_proportion))
+    costs = cost_proportion if isinstance(cost_proportion, Costs) else None
+    if costs is not None:
+        pos_label = costs.check_pos_label(pos_label, "the scorer")
     y = binary_labels(y_true, pos_label)
     pred = _as_scores(y_true, y_pred, pos_label) > 0.5
     fp = np.sum((y == 0) & pred)
     fn = np.sum((y == 1) & ~pred)
-    return float(2.0 * (c * fp + (1.0 - c) * fn) / y.size)
+    loss = float(2.0 * (c * fp + (1.0 - c) * fn) / y.size)
+    return loss if costs is None else float(costs.in_units(loss))
 
 
 class TrainingScoresScorer:
@@ -166,8 +180,9 @@ class TrainingScoresScorer:
 
     def __init__(
         self, method: str, gamma: float, settings: LossSettings, response_method: Any,
-        pos_label: Any = None,
+        pos_label: Any = None, costs: Costs | None = None,
     ) -> None:
+        self.costs = costs
         self.method = method
         self.gamma = gamma
         self.settings = settings
@@ -182,22 +197,22 @@ class TrainingScoresScorer:
                 "does not see: wrap the classifier in ThresholdChoiceClassifier (its fit keeps "
                 "them), or score another method"
             )
-        if self.pos_label is not None and clf.pos_label not in (None, self.pos_label):
+        if self.pos_label is not None and clf.pos_label_ != self.pos_label:
             raise UserError(
                 f"the scorer's pos_label {self.pos_label!r} differs from the classifier's "
-                f"{clf.pos_label!r}"
+                f"{clf.pos_label_!r}"
             )
-        pos_label = clf.pos_label if self.pos_label is None else self.pos_label
-        scores, _ = response_scores(estimator, X, self.response_method, pos_label)
+        scores, _ = response_scores(estimator, X, self.response_method, clf.pos_label_)
         loss = expected_loss_score(
             y_true,
             scores,
             method=self.method,
             gamma=self.gamma,
             settings=self.settings,
-            pos_label=clf.classes_[1] if pos_label is None else pos_label,
+            pos_label=clf.pos_label_,
             train_y=clf.train_labels_,
             train_score=clf.train_scores_,
+            costs=self.costs,
         )
         return -loss
 
@@ -217,10 +232,18 @@ class _PosLabelScorer(_Scorer):
     def _score(self, method_caller: Any, estimator: Any, X: Any, y_true: Any,
                **kwargs: Any) -> float:
         clf = find_threshold_classifier(estimator)
-        if "pos_label" in self._kwargs or clf is None or clf.pos_label is None:
+        if clf is not None and self._kwargs.get("pos_label", clf.pos_label_) != clf.pos_label_:
+            raise UserError(
+                f"the scorer's pos_label {self._kwargs['pos_label']!r} differs from the "
+                f"classifier's {clf.pos_label_!r}; give one positive class"
+            )
+        if "pos_label" in self._kwargs or clf is None:
             return super()._score(method_caller, estimator, X, y_true, **kwargs)
+        costs = self._kwargs.get("costs")
+        if costs is not None:
+            costs.check_pos_label(clf.pos_label_, "the classifier")
         scorer = copy.copy(self)
-        scorer._kwargs = {**self._kwargs, "pos_label": clf.pos_label}
+        scorer._kwargs = {**self._kwargs, "pos_label": clf.pos_label_}
         return _Scorer._score(scorer, method_caller, estimator, X, y_true, **kwargs)
 
 
@@ -237,22 +260,30 @@ def make_expected_loss_scorer(
     *,
     response_method: str | tuple[str, ...] | None = None,
     pos_label: Any = None,
+    costs: Costs | None = None,
     settings: LossSettings | None = None,
     **settings_kwargs: Any,
 ) -> Any:
     """A scorer of the expected loss of ``method`` (one of
     :data:`~threshold_choice.methods.METHODS`) at certainty ``gamma``, negated (see the
     module docstring). ``response_method``: default ``"predict_proba"`` for the score-based
-    methods, else ``("predict_proba", "decision_function")``. ``settings`` /
-    ``settings_kwargs``: the :class:`~threshold_choice.evaluation.LossSettings`."""
+    methods, else ``("predict_proba", "decision_function")``. ``pos_label``: default the
+    scored :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s (a different one
+    is refused), else ``classes_[1]``. ``costs``: the loss in their units (their positive
+    class, if named, is ``pos_label``). ``settings`` / ``settings_kwargs``: the
+    :class:`~threshold_choice.evaluation.LossSettings`."""
     check_method(method)
     gamma = parse_gamma(gamma)
     chosen = loss_settings(settings, **settings_kwargs)
+    if costs is not None:
+        pos_label = costs.check_pos_label(pos_label, "the scorer")
     if response_method is None:
         response_method = _PROBA if needs_probabilities(method) else _ANY
     if method in NEEDS_TRAIN:
-        return TrainingScoresScorer(method, gamma, chosen, response_method, pos_label)
+        return TrainingScoresScorer(method, gamma, chosen, response_method, pos_label, costs)
     kwargs: dict[str, Any] = {"method": method, "gamma": gamma, "settings": chosen}
+    if costs is not None:
+        kwargs["costs"] = costs
     if pos_label is not None:
         kwargs["pos_label"] = pos_label
     return _pos_label_scorer(make_scorer(
@@ -284,11 +315,16 @@ def make_metric_scorer(
     ))
 
 
-def make_cost_scorer(cost_proportion: float, *, pos_label: Any = None) -> Any:
+def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -> Any:
     """A scorer of the loss :func:`cost_loss` of the predicted labels at a known cost
-    proportion, negated; the objective for ``TunedThresholdClassifierCV(scoring=...)``
-    that train-optimal minimises on the training data at ``gamma = inf``."""
-    kwargs: dict[str, Any] = {"cost_proportion": float(check_cost_proportion(cost_proportion))}
+    proportion (or :class:`~threshold_choice.costs.Costs`: in their units), negated; the
+    objective for ``TunedThresholdClassifierCV(scoring=...)`` that train-optimal minimises on
+    the training data at ``gamma = inf``."""
+    if isinstance(cost_proportion, Costs):
+        pos_label = cost_proportion.check_pos_label(pos_label, "the scorer")
+        kwargs: dict[str, Any] = {"cost_proportion": cost_proportion}
+    else:
+        kwargs = {"cost_proportion": float(check_cost_proportion(cost_proportion))}
     if pos_label is not None:
         kwargs["pos_label"] = pos_label
     return _pos_label_scorer(

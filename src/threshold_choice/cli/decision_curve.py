@@ -9,6 +9,7 @@ import sys
 import pandas as pd
 
 from threshold_choice.cli import COMMANDS
+from threshold_choice.cli.inputs import add_pos_label_argument
 from threshold_choice.costlines import CostLines
 from threshold_choice.decision_curves import (
     DEFAULT_THRESHOLDS,
@@ -21,7 +22,7 @@ from threshold_choice.decision_curves import (
 def _run(args: argparse.Namespace) -> int:
     from threshold_choice.cli.inputs import read_scores_csv
 
-    labels, scores = read_scores_csv(args.test, "test")
+    labels, scores = read_scores_csv(args.test, "test", args.pos_label)
     thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
     curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
     averages = None
@@ -59,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--test", required=True, help="CSV label,score")
+    add_pos_label_argument(parser)
     parser.add_argument(
         "--thresholds",
         nargs="+",

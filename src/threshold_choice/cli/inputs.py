@@ -7,6 +7,7 @@ Shared by ``loss``, ``decision-curve`` and ``plot``; every problem is a
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import re
@@ -59,21 +60,27 @@ def _first_bad_line(bad: np.ndarray, raw: np.ndarray, what: str, path: Path, col
     row = int(np.flatnonzero(bad)[0])
     value = raw[row]
     problem = "is missing" if value.strip() == "" else f"is {value.strip()!r}"
-    need = "labels must be 0 or 1" if column == "label" else "scores must be finite numbers"
+    need = ("labels must be 0 or 1 (or name the positive class with --pos-label)"
+            if column == "label" else "scores must be finite numbers")
     raise UserError(f"{what} file {path}: {column} on line {row + 2} {problem}; {need}")
 
 
-def read_scores_csv(path: str | Path, what: str) -> tuple[np.ndarray, np.ndarray]:
+def read_scores_csv(
+    path: str | Path, what: str, pos_label: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Read a comma-separated file with a header line naming the columns ``label`` and
-    ``score`` (other columns are ignored): labels 0/1, scores finite reals.
+    ``score`` (other columns are ignored): labels 0/1, scores finite reals. With ``pos_label``
+    the labels are any two values, the rows labelled ``pos_label`` (compared as text) being
+    class 1 (the class the score estimates) and the others class 0.
 
     Blank lines are skipped; errors name the file and the 1-based line (blank lines counted).
     A well-formed file is read as two typed columns (about 16 bytes a row: 10^7 rows in a few
     seconds); any problem sends it through the line-by-line reading that names the line."""
     fast = _read_typed(Path(path))
-    if fast is not None:
-        return fast
-    return _read_checked(Path(path), what)
+    if fast is not None and pos_label in (None, "1", "0"):
+        labels, scores = fast
+        return (labels if pos_label != "0" else (1 - labels).astype(np.int8)), scores
+    return _read_checked(Path(path), what, pos_label)
 
 
 def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
@@ -102,7 +109,9 @@ def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
     return labels.astype(np.int8), scores
 
 
-def _read_checked(path: Path, what: str) -> tuple[np.ndarray, np.ndarray]:
+def _read_checked(
+    path: Path, what: str, pos_label: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`read_scores_csv` line by line, each problem named with its line."""
     if path.is_dir():
         raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
@@ -148,14 +157,45 @@ def _read_checked(path: Path, what: str) -> tuple[np.ndarray, np.ndarray]:
     keep = np.flatnonzero(~blank)
     raw_labels = grid[1:, found.index("label")].astype(str)
     raw_scores = grid[1:, found.index("score")].astype(str)
-    labels = pd.to_numeric(pd.Series(raw_labels), errors="coerce").to_numpy(dtype=float)
     scores = pd.to_numeric(pd.Series(raw_scores), errors="coerce").to_numpy(dtype=float)
-    _first_bad_line(~blank & ~np.isin(labels, (0.0, 1.0)), raw_labels, what, path, "label")
+    if pos_label is None:
+        labels = pd.to_numeric(pd.Series(raw_labels), errors="coerce").to_numpy(dtype=float)
+        _first_bad_line(~blank & ~np.isin(labels, (0.0, 1.0)), raw_labels, what, path, "label")
+    else:
+        labels = _labels_of(np.char.strip(raw_labels), ~blank, pos_label, what, path)
     _first_bad_line(~blank & ~np.isfinite(scores), raw_scores, what, path, "score")
     return labels[keep].astype(np.int8), scores[keep]
+
+
+def _labels_of(raw: np.ndarray, rows: np.ndarray, pos_label: str, what: str,
+               path: Path) -> np.ndarray:
+    """Labels as 1 (``pos_label``) / 0 (the one other label), checked."""
+    _first_bad_line(rows & (raw == ""), raw, what, path, "label")
+    found = np.unique(raw[rows])
+    if pos_label.strip() not in found:
+        raise UserError(
+            f"{what} file {path}: no row has the label {pos_label!r} given as --pos-label; "
+            f"its labels are {', '.join(repr(str(v)) for v in found[:5])}"
+        )
+    if found.size > 2:
+        raise UserError(
+            f"{what} file {path} has {found.size} labels ({', '.join(map(str, found[:5]))}"
+            f"{', ...' if found.size > 5 else ''}); two are needed, one of them --pos-label"
+        )
+    return (raw == pos_label.strip()).astype(float)
 
 
 def probability_problem(scores: np.ndarray, methods: Sequence[str], what: str) -> str | None:
     """The library's :func:`~threshold_choice.methods.probability_problem`, pointing at
     ``--method``."""
     return _probability_problem(scores, methods, what, how=" with --method")
+
+
+def add_pos_label_argument(parser: argparse.ArgumentParser) -> None:
+    """``--pos-label``, shared by the commands that read label,score files."""
+    parser.add_argument(
+        "--pos-label", default=None, metavar="LABEL",
+        help="the label of the positive class (class 1, whose probability the score "
+        "estimates; c is the cost proportion of errors on the other class) when the label "
+        "column holds names, e.g. --pos-label malignant; default: labels are 0/1",
+    )

@@ -11,7 +11,12 @@ import numpy as np
 import pandas as pd
 
 from threshold_choice.cli import COMMANDS
-from threshold_choice.cli.inputs import probability_problem, read_scores_csv
+from threshold_choice.cli.inputs import (
+    add_pos_label_argument,
+    probability_problem,
+    read_scores_csv,
+)
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import ESTIMATORS
@@ -75,10 +80,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.bootstrap and args.loss != "accuracy":
         raise UserError("--bootstrap is for the accuracy loss only; drop --loss f-measure or "
                         "--bootstrap")
-    labels, scores = read_scores_csv(args.test, "test")
+    labels, scores = read_scores_csv(args.test, "test", args.pos_label)
     train_y = train_s = None
     if args.train is not None:
-        train_y, train_s = read_scores_csv(args.train, "training")
+        train_y, train_s = read_scores_csv(args.train, "training", args.pos_label)
     methods = args.method or [
         m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
     ]
@@ -94,7 +99,10 @@ def _run(args: argparse.Namespace) -> int:
         tie_breaking=args.tie_breaking,
         cost_distribution=args.cost_distribution,
         prior=args.prior,
+        fixed_threshold=args.fixed_threshold,
+        fixed_rate=args.fixed_rate,
     )
+    costs = _costs(args.costs, args.pos_label)
     losses = expected_losses(
         labels,
         scores,
@@ -127,9 +135,25 @@ def _run(args: argparse.Namespace) -> int:
             n_boot=args.bootstrap, seed=args.seed,
         )
         metric_frame.loc[metric_frame["metric"].isin(blanked), ["lower", "upper"]] = None
+    if costs is not None:  # the same numbers in the user's units, beside them
+        names = {"expected_loss": "expected_cost", "lower": "lower_cost", "upper": "upper_cost"}
+        for column, name in names.items():
+            if column in losses.columns:
+                losses[name] = costs.in_units(losses[column])
     losses["gamma"] = losses["gamma"].map(format_gamma)
     _write_output(losses, metric_frame, args.format, args.estimator)
     return 0
+
+
+def _costs(text: str | None, pos_label: str | None) -> Costs | None:
+    """``--costs FP,FN`` as :class:`~threshold_choice.costs.Costs`."""
+    if text is None:
+        return None
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise UserError(f"--costs takes two numbers FP,FN (the cost of a false positive and of "
+                        f"a false negative, e.g. 1,4), got {text!r}")
+    return Costs(parts[0].strip(), parts[1].strip(), pos_label)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -147,6 +171,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--test", required=True, help="CSV label,score of the test set")
     parser.add_argument("--train", help="CSV label,score of the training set (train-optimal)")
+    add_pos_label_argument(parser)
     parser.add_argument(
         "--method",
         action="append",
@@ -210,6 +235,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PI0",
         help="deployment class-0 proportion the cost lines are reweighted to (default: the "
         "test set's; 0.5 gives the skew view)",
+    )
+    parser.add_argument(
+        "--fixed-threshold", type=float, default=None, metavar="T",
+        help="score-fixed's threshold (default: the mean of --cost-distribution, 0.5 for the "
+        "uniform)",
+    )
+    parser.add_argument(
+        "--fixed-rate", type=float, default=None, metavar="R",
+        help="rate-fixed's fraction of examples predicted 0 (default: the mean of "
+        "--cost-distribution)",
+    )
+    parser.add_argument(
+        "--costs", default=None, metavar="FP,FN",
+        help="the cost of a false positive (class 0 predicted 1) and of a false negative, in "
+        "your units: adds expected_cost = expected_loss x (FP + FN) / 2, the cost per "
+        "example (c = FP / (FP + FN) is the centre to give --cost-distribution)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run)

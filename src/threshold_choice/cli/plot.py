@@ -18,7 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from threshold_choice.cli import COMMANDS
-from threshold_choice.cli.inputs import check_outputs, read_scores_csv
+from threshold_choice.cli.inputs import add_pos_label_argument, check_outputs, read_scores_csv
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.expected_loss import ESTIMATORS
@@ -109,10 +109,10 @@ def _run(args: argparse.Namespace) -> int:
     ax = figure.add_subplot()
     displays = []
     for i, (path, name) in enumerate(zip(args.test, names, strict=True)):
-        test_y, test_s = read_scores_csv(path, "test")
+        test_y, test_s = read_scores_csv(path, "test", args.pos_label)
         train_y = train_s = None
         if trains:
-            train_y, train_s = read_scores_csv(trains[i], "training")
+            train_y, train_s = read_scores_csv(trains[i], "training", args.pos_label)
         display = cls.from_predictions(
             test_y, test_s, train_y=train_y, train_score=train_s, name=name if several else None,
             plot=False, **kwargs,
@@ -147,6 +147,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("kind", choices=tuple(KINDS))
     parser.add_argument("--test", action="append", required=True,
                         help="CSV label,score of a model's test scores (repeatable: one per model)")
+    add_pos_label_argument(parser)
     parser.add_argument("--train", action="append",
                         help="CSV label,score of its training scores (train-optimal; one per "
                         "--test)")

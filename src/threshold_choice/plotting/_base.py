@@ -76,7 +76,7 @@ def estimator_scores(
         train_s, _ = response_scores(estimator, X_train, response_method, pos)
         train_y = np.asarray(y_train) == pos
     elif (clf := find_threshold_classifier(estimator)) is not None:
-        kept = clf.classes_[1] if clf.pos_label is None else clf.pos_label
+        kept = clf.pos_label_
         if kept != pos:
             # numpy scalars as plain values in the message (1, not np.int64(1))
             kept, pos = (v.item() if isinstance(v, np.generic) else v for v in (kept, pos))

@@ -45,11 +45,7 @@ def selection(
     """The engine's selection of ``method`` at ``gamma`` with the settings' options."""
     if method in NEEDS_TRAIN and train is None:
         raise UserError(f"{method} selects on the training scores: give them")
-    return make_selection(
-        method, test, train=train, gamma=gamma,
-        rate_threshold_offset=settings.rate_threshold_offset,
-        tie_breaking=settings.tie_breaking,
-    )
+    return make_selection(method, test, train=train, gamma=gamma, **settings.selection_options())
 
 
 def default_methods(methods: Sequence[str] | None, default: Sequence[str],
