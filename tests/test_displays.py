@@ -169,7 +169,7 @@ def test_from_estimator_equals_from_predictions_with_its_scores(model):
     plain = CostCurveDisplay.from_estimator(inner, X_test, y_test, X_train=X_train,
                                             y_train=y_train, plot=False)
     pd.testing.assert_frame_equal(plain.areas, theirs.areas)
-    assert plain.name == "Pipeline"
+    assert plain.name == "LogisticRegression"  # the model inside the Pipeline
 
 
 def test_train_optimal_without_training_scores_is_an_error(run):

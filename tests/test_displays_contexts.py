@@ -144,7 +144,7 @@ def test_decision_curves_of_models_on_one_test_set_share_treat_all(run):
                                           plot_kwargs={"color": "C1"})
     labels = [line.get_label() for line in ax.get_lines()]
     assert labels.count("treat all") == 1 and labels.count("treat none") == 1
-    assert "A: model" in labels and "B: model" in labels
+    assert "A" in labels and "B" in labels  # a model is named by its name alone
     # another test set (another prevalence): its own treat-all curve
     y2, s2 = random_scores(5, 200, decimals=2, pi1=0.3)
     DecisionCurveDisplay.from_predictions(y2, s2, name="C", ax=a.ax_, thresholds=THRESHOLDS)
@@ -261,12 +261,12 @@ def test_from_estimator_equals_from_predictions_with_its_scores(model, cls):
     clf, X_test, y_test = model
     ours = cls.from_estimator(clf, X_test, y_test, plot=False)
     theirs = cls.from_predictions(y_test, clf.predict_proba(X_test)[:, 1], plot=False,
-                                  name="Pipeline")
+                                  name="LogisticRegression")
     pd.testing.assert_frame_equal(ours.data, theirs.data)
     # pos_label = 0: the scores of class 0, and its labels as 1
     flipped = cls.from_estimator(clf, X_test, y_test, pos_label=0, plot=False)
     direct = cls.from_predictions(1 - y_test, clf.predict_proba(X_test)[:, 0], plot=False,
-                                  name="Pipeline")
+                                  name="LogisticRegression")
     pd.testing.assert_frame_equal(flipped.data, direct.data)
 
 

@@ -12,6 +12,7 @@ refused for the others, with the kinds that take them.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -22,7 +23,7 @@ from threshold_choice.cli.inputs import add_pos_label_argument, check_outputs, r
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.expected_loss import ESTIMATORS
-from threshold_choice.methods import METHODS
+from threshold_choice.methods import METHODS, NEEDS_TRAIN
 from threshold_choice.plotting import (
     BrierCurveDisplay,
     CertaintyDisplay,
@@ -104,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
     several = len(args.test) > 1
     if several and issubclass(cls, CostCurveDisplay):
         kwargs["cost_lines"] = False  # one model's cost lines would hide the others
-    figure = Figure(figsize=(7.5, 5.2), layout="constrained")
+    figure = Figure(figsize=(8.5, 5.2), layout="constrained")
     FigureCanvasAgg(figure)
     ax = figure.add_subplot()
     displays = []
@@ -121,6 +122,10 @@ def _run(args: argparse.Namespace) -> int:
         if not several:
             display.name = name  # in the CSV's panel column
     ax.set_title(args.title or f"{args.kind}: {', '.join(names)}")
+    dropped = [m for m in getattr(cls, "DEFAULT_METHODS", ()) if m in NEEDS_TRAIN]
+    if dropped and not trains and not args.method:
+        print(f"threshold-choice plot: note: {', '.join(dropped)} left out: it selects on "
+              "training scores; give --train", file=sys.stderr)
     paths = save_displays(displays, out)
     print(f"wrote {paths[out.suffix.lstrip('.').lower()]} and {paths['csv']}")
     return 0

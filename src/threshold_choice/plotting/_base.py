@@ -9,10 +9,12 @@ A new kind of plot is a subclass with a ``_compute`` classmethod (scores -> the 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -20,7 +22,11 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
 from threshold_choice.errors import UserError
-from threshold_choice.estimators import find_threshold_classifier, response_scores
+from threshold_choice.estimators import (
+    ThresholdChoiceClassifier,
+    find_threshold_classifier,
+    response_scores,
+)
 from threshold_choice.plotting._common import (
     METHOD_COLOURS,
     FigureData,
@@ -33,6 +39,13 @@ from threshold_choice.plotting._common import (
 
 #: line styles of the methods when one colour is given to a whole display (several models)
 _METHOD_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))
+#: colours of the second and later models drawn on one axes without a colour (the first keeps
+#: the method colours, which these avoid)
+MODEL_COLOURS = ("tab:orange", "tab:cyan", "tab:brown", "tab:pink", "tab:olive", "tab:gray")
+#: legend handles long enough to tell solid, dashed and dotted apart
+HANDLE_LENGTH = 3.5
+#: the size of the figure a Display makes when it is given no axes (room for the legend)
+FIGURE_SIZE = (8.0, 4.6)
 
 
 def method_style(method: str, index: int, gamma: float, color: Any = None) -> dict[str, Any]:
@@ -62,12 +75,16 @@ def estimator_scores(
     y_train: ArrayLike | None = None,
     response_method: str = "auto",
     pos_label: Any = None,
-) -> RunScores:
-    """Test (and training) labels 0/1 and scores of a fitted classifier. Training scores:
-    from ``X_train``/``y_train``, else those a fitted
-    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` kept (train-optimal),
-    which are for its own ``pos_label``: another ``pos_label`` then needs ``X_train``."""
+) -> tuple[RunScores, Any]:
+    """Test (and training) labels 0/1 and scores of a fitted classifier, and the positive
+    class (default: a fitted :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s
+    ``pos_label_``, else ``classes_[1]``). Training scores: from ``X_train``/``y_train``, else
+    those a ``ThresholdChoiceClassifier`` kept (train-optimal), which are for its own
+    positive class: another ``pos_label`` then needs ``X_train``."""
     classes = np.asarray(estimator.classes_)
+    clf = find_threshold_classifier(estimator)
+    if pos_label is None:
+        pos_label = clf.pos_label_ if clf is not None else None
     pos = classes[-1] if pos_label is None else pos_label
     test_s, _ = response_scores(estimator, X, response_method, pos)
     test_y = np.asarray(y) == pos
@@ -75,7 +92,7 @@ def estimator_scores(
     if X_train is not None and y_train is not None:
         train_s, _ = response_scores(estimator, X_train, response_method, pos)
         train_y = np.asarray(y_train) == pos
-    elif (clf := find_threshold_classifier(estimator)) is not None:
+    elif clf is not None:
         kept = clf.pos_label_
         if kept != pos:
             # numpy scalars as plain values in the message (1, not np.int64(1))
@@ -85,16 +102,55 @@ def estimator_scores(
                 f"{kept!r}, not {pos!r}: pass X_train and y_train, or pos_label={kept!r}"
             )
         train_y, train_s = clf.train_labels_, clf.train_scores_
-    return RunScores.from_arrays(test_y, test_s, train_y, train_s)
+    pos = pos.item() if isinstance(pos, np.generic) else pos
+    return RunScores.from_arrays(test_y, test_s, train_y, train_s), pos
+
+
+def model_name(estimator: Any) -> str:
+    """The class name of the model inside ``estimator`` (through
+    ``ThresholdChoiceClassifier`` and ``Pipeline`` wrappers)."""
+    inner = estimator
+    while True:
+        if isinstance(inner, ThresholdChoiceClassifier):
+            inner = getattr(inner, "estimator_", inner.estimator)
+        elif getattr(inner, "steps", None):
+            inner = inner.steps[-1][1]
+        else:
+            return type(inner).__name__
 
 
 class ThresholdChoiceDisplay:
     """Base class of the Displays (see the module docstring). Attributes set by
-    :meth:`plot`: ``ax_``, ``figure_``; ``name`` names the model in legends and data."""
+    :meth:`plot`: ``ax_``, ``figure_``; ``name`` names the model in legends, title and data.
+
+    Drawing conventions shared by every Display: a title (the kind of plot and the model;
+    ``plot(title="")`` for none), the legend outside the axes on the right (it never covers
+    the data; a figure of the caller's without a layout engine gets the constrained layout,
+    which makes room for it), legend handles long enough to tell line styles apart, and
+    several models on one axes told apart: the first keeps the method colours, each later
+    one (without a ``color``) gets a colour of its own (:data:`MODEL_COLOURS`), methods then
+    differing by line style."""
 
     name: str | None = None
     ax_: Axes | None = None
     figure_: Any = None
+    #: the kind of plot, the start of the default title
+    TITLE: ClassVar[str] = ""
+    #: the positive class (class 1) when known (``from_estimator``), named in axis labels
+    event: Any = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give the subclass ``from_predictions`` / ``from_estimator`` whose signatures
+        (``help``, ``inspect.signature``, the docs) list its ``_compute`` options instead of
+        ``**kwargs``; the options are defined once, in ``_compute``."""
+        super().__init_subclass__(**kwargs)
+        options = [p for p in inspect.signature(cls._compute).parameters.values()
+                   if p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
+        names = ", ".join(f"``{p.name}``" for p in options if p.kind == p.KEYWORD_ONLY)
+        for name in ("from_predictions", "from_estimator"):
+            setattr(cls, name, classmethod(_with_options(
+                getattr(ThresholdChoiceDisplay, name).__func__, options,
+                f"{cls.__name__}'s options: {names} (see the class docstring).")))
 
     # -- to implement ----------------------------------------------------------------------
     @classmethod
@@ -150,30 +206,57 @@ class ThresholdChoiceDisplay:
     ) -> ThresholdChoiceDisplay:
         """Compute from a fitted classifier's scores on ``X`` (and on ``X_train`` for
         train-optimal, or those a ``ThresholdChoiceClassifier`` kept), then plot."""
-        run = estimator_scores(
+        run, pos = estimator_scores(
             estimator, X, y, X_train=X_train, y_train=y_train,
             response_method=response_method, pos_label=pos_label,
         )
         display = cls._compute(run, **kwargs)
-        display.name = name or type(estimator).__name__
+        display.name = name or model_name(estimator)
+        display.event = pos
         return display.plot(ax=ax, **(plot_kwargs or {})) if plot else display
 
     def plot(self, ax: Axes | None = None, *, name: str | None = None,
-             **kwargs: Any) -> ThresholdChoiceDisplay:
-        """Draw on ``ax`` (default: new pyplot axes); returns ``self`` with ``ax_`` and
-        ``figure_`` set. Another display can then draw on ``self.ax_`` (several models)."""
+             title: str | None = None, **kwargs: Any) -> ThresholdChoiceDisplay:
+        """Draw on ``ax`` (default: a new pyplot figure with room for the legend); returns
+        ``self`` with ``ax_`` and ``figure_`` set. Another display can then draw on
+        ``self.ax_`` (several models). ``title``: default the kind of plot and the model's
+        name (the kind alone once several models share the axes); ``""`` for none."""
         if ax is None:
             import matplotlib.pyplot as plt
 
-            _, ax = plt.subplots()
+            _, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
         if name is not None:
             self.name = name
+        elif ax.figure.get_layout_engine() is None:
+            # room for the legend outside the axes, on a figure of the caller's
+            ax.figure.set_layout_engine("constrained")
+        drawn = _displays_on(ax)
+        self._order = len(drawn)  # 0: the first display on these axes
+        if kwargs.get("color") is None and self._order and self._takes_color():
+            kwargs["color"] = MODEL_COLOURS[(self._order - 1) % len(MODEL_COLOURS)]
         self._draw(ax, **kwargs)
+        drawn.append(self)
+        if title is None:
+            single = len(drawn) == 1 and self.name
+            title = f"{self.TITLE}: {self.name}" if single else self.TITLE
+        if title:
+            ax.set_title(title, fontsize=10)
         self.ax_, self.figure_ = ax, ax.figure
         return self
 
+    def _takes_color(self) -> bool:
+        """Whether ``_draw`` takes ``color`` (one colour for a model's curves)."""
+        return "color" in inspect.signature(self._draw).parameters
+
     def _label(self, text: str) -> str:
         return f"{self.name}: {text}" if self.name else text
+
+    @staticmethod
+    def _legend(ax: Axes, title: str | None = None) -> None:
+        """The legend, outside the axes on the right (see the class docstring)."""
+        ax.legend(fontsize=7, title=title, title_fontsize=7, loc="upper left",
+                  bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, handlelength=HANDLE_LENGTH,
+                  frameon=False)
 
     @property
     def data(self) -> pd.DataFrame:
@@ -183,6 +266,30 @@ class ThresholdChoiceDisplay:
         for kind, series, x, y in self._records():
             data.add(self.name or "", kind, series, x, y)
         return data.frame()
+
+
+def _with_options(base: Any, options: list[inspect.Parameter], note: str) -> Any:
+    """``base`` (a ``from_*`` function) under a signature ending in ``options``."""
+
+    @functools.wraps(base)
+    def method(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        return base(cls, *args, **kwargs)
+
+    shared = [p for p in inspect.signature(base).parameters.values()
+              if p.kind != p.VAR_KEYWORD]
+    method.__signature__ = inspect.signature(base).replace(  # type: ignore[attr-defined]
+        parameters=[*shared, *options])
+    method.__doc__ = f"{base.__doc__}\n\n        {note}"
+    return method
+
+
+def _displays_on(ax: Axes) -> list[ThresholdChoiceDisplay]:
+    """The Displays drawn on ``ax`` so far (kept on the axes)."""
+    drawn = getattr(ax, "_threshold_choice_displays", None)
+    if drawn is None:
+        drawn = []
+        ax._threshold_choice_displays = drawn  # type: ignore[attr-defined]
+    return drawn
 
 
 def save_displays(

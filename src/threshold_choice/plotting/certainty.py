@@ -8,7 +8,7 @@ information (``gamma = 0``), ``gamma = 1`` sits at 1/2; ticks are labelled with 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -68,6 +68,9 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         between the grid points where it changes.
     """
 
+    TITLE = "Expected loss against certainty"
+    DEFAULT_METHODS: tuple[str, ...] = ("train-optimal", "score-driven", "rate-driven")
+
     def __init__(self, *, losses: pd.DataFrame, switches: pd.DataFrame,
                  name: str | None = None) -> None:
         self.losses = losses
@@ -81,7 +84,7 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         *,
         methods: Sequence[str] | None = None,
         gammas: Sequence[float] | None = None,
-        settings: LossSettings | None = None,
+        settings: LossSettings | Mapping[str, Any] | None = None,
         refine: int = 4,
         n_boot: int = 0,
         seed: int | None = 0,
@@ -89,8 +92,7 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         **settings_kwargs: Any,
     ) -> CertaintyDisplay:
         chosen = loss_settings(settings, **settings_kwargs)
-        methods = default_methods(methods, ("train-optimal", "score-driven", "rate-driven"),
-                                  run)
+        methods = default_methods(methods, cls.DEFAULT_METHODS, run)
         grid = sorted({parse_gamma(g) for g in (gammas or default_gammas())}, reverse=True)
         kw = {"train_y": run.train_y, "train_s": run.train_s, "settings": chosen}
         if n_boot:
@@ -118,7 +120,8 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         for row in self.switches.itertuples(index=False):
             u = float(to_uncertainty(row.gamma))
             ax.axvline(u, color=color or "0.3", ls=":", lw=1)
-            ax.annotate(f"\u03b3\u2248{row.gamma:.3g}: {row.before} \u2192 {row.after}",
+            ax.annotate(self._label(f"\u03b3\u2248{row.gamma:.3g}: {row.before} \u2192 "
+                                    f"{row.after}"),
                         (u, row.expected_loss), xytext=(4, 6), textcoords="offset points",
                         fontsize=7, rotation=90, va="bottom")
         ticks = list(_TICK_GAMMAS)
@@ -127,7 +130,7 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         ax.set_xlabel("certainty \u03b3 (axis: 1/(1+\u03b3); left known cost, right none)")
         ax.set_ylabel("expected loss")
         ax.grid(alpha=0.25)
-        ax.legend(fontsize=7)
+        self._legend(ax)
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         for method, rows in self.losses.groupby("method", sort=False):

@@ -11,7 +11,7 @@ legend, by the settings' estimator, as ``expected_losses``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,6 +21,7 @@ from matplotlib.collections import LineCollection
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.bootstrap import check_n_boot, percentile_bounds, replicate_cost_lines
+from threshold_choice.cost_distributions import parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
@@ -32,6 +33,10 @@ from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 INF = math.inf
+#: the legend's text for an infinite area (F-cost: a method that can pick a threshold with no
+#: true positive), whose curve is drawn where it is finite
+INFINITE_AREA = "\u221e (infinite part not drawn)"
+_BELIEF_GID = "threshold-choice-belief"
 
 #: the bands' replicate curves held at once (8 bytes each): 1 GiB
 #: the most test cost lines a cost-curve display draws (a figure cannot show more)
@@ -86,6 +91,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
     subclasses this one and sets the class attributes below.
     """
 
+    TITLE = "Expected cost curves K(c)"
     DEFAULT_METHODS: tuple[str, ...] = PAPER_METHODS
     DEFAULT_GAMMAS: tuple[float, ...] = (INF, 0.0)
     #: legend names of methods (the cost-space names of ``001_...`` in the Brier display)
@@ -112,7 +118,9 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         cost_lines: NDArray[np.float64] | None = None,
         bands: pd.DataFrame | None = None,
         name: str | None = None,
+        distribution: str = "uniform",
     ) -> None:
+        self.distribution = distribution
         self.curves = curves
         self.areas = areas
         self.cost_lines = cost_lines
@@ -132,7 +140,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         *,
         methods: Sequence[str] | None = None,
         gammas: Sequence[float] | None = None,
-        settings: LossSettings | None = None,
+        settings: LossSettings | Mapping[str, Any] | None = None,
         cost_lines: bool = True,
         n_boot: int = 0,
         seed: int | None = 0,
@@ -166,7 +174,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             bands = _bands(run, train, methods, gammas, chosen, n_boot, seed, confidence,
                            np.linspace(0.0, 1.0, band_points))
         display = cls(curves=pd.concat(parts, ignore_index=True), areas=areas,
-                      cost_lines=lines, bands=bands)
+                      cost_lines=lines, bands=bands, distribution=chosen.distribution.spec)
         display._set_bound(test)
         return display
 
@@ -176,26 +184,33 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
     def _method_label(self, method: str) -> str:
         return self.METHOD_LABELS.get(method, method)
 
-    def _draw(self, ax: Axes, *, color: Any = None, cost_lines: bool = True,
-              band_alpha: float = 0.2, **line_kwargs: Any) -> None:
+    def _draw(self, ax: Axes, *, color: Any = None, cost_lines: bool | None = None,
+              belief: bool = True, band_alpha: float = 0.2, **line_kwargs: Any) -> None:
         """``color``: one colour for all this display's curves (several models on one axes;
-        methods then differ by line style); ``cost_lines``: draw the test cost lines;
+        methods then differ by line style); ``cost_lines``: draw the test cost lines
+        (default: only the first display on the axes, so that two fans do not blend);
+        ``belief``: shade the belief ``w`` about ``c`` (scaled) when it is not uniform;
         ``line_kwargs``: passed to every curve's ``plot``."""
+        if cost_lines is None:
+            cost_lines = not getattr(self, "_order", 0)
         if cost_lines and self.cost_lines is not None:
             segments = [[(0.0, a), (1.0, b)] for a, b in self.cost_lines]
             label = self.LINES_LABEL
             if len(self.cost_lines) < self.cost_lines_total:
                 label += f" ({len(self.cost_lines)} of {self.cost_lines_total})"
+            # a light fan: the fewer the lines, the darker each (they are context, not data)
+            alpha = float(np.clip(25.0 / len(self.cost_lines), 0.08, 0.6))
             ax.add_collection(LineCollection(
-                segments, colors=color or "0.7", linewidths=0.6, alpha=0.15 if color else 1.0,
-                zorder=1, label=self._label(label),
+                segments, colors="0.55", linewidths=0.5, alpha=alpha, zorder=1,
+                label=self._label(label),
             ))
         methods = list(dict.fromkeys(self.curves["method"]))
         area = self.areas.set_index(["method", "gamma"])["expected_loss"]
         for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
             style = method_style(method, methods.index(method), gamma, color)
             value = area[(method, gamma)]
-            text = f"{self._method_label(method)}, {gamma_legend(gamma)}: {value:.4f}"
+            shown = f"{value:.4f}" if math.isfinite(value) else INFINITE_AREA
+            text = f"{self._method_label(method)}, {gamma_legend(gamma)}: {shown}"
             loss = curve["loss"].to_numpy()  # infinite parts (K_F) are not drawn
             ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6, zorder=3,
                     label=self._label(text), **{**style, **line_kwargs})
@@ -212,12 +227,28 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         top *= 1.15
         if math.isfinite(self.bound):
             top = min(1.05 * self.bound, top) or 1.05 * self.bound
+        legend_title = self.LEGEND_TITLE
+        if self.distribution != "uniform":
+            legend_title = legend_title.replace("(area)", "(area weighted by w)")
+            if belief:
+                self._draw_belief(ax, top)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, top)
         ax.set_xlabel(self.X_LABEL)
         ax.set_ylabel(self.Y_LABEL)
         ax.grid(alpha=0.25)
-        ax.legend(fontsize=7, title=self.LEGEND_TITLE, title_fontsize=7, loc="upper right")
+        self._legend(ax, legend_title)
+
+    def _draw_belief(self, ax: Axes, top: float) -> None:
+        """The belief ``w(c)`` shaded along the bottom, scaled to a quarter of the height
+        (its scale is not the loss's), once per axes."""
+        if any(c.get_gid() == _BELIEF_GID for c in ax.collections):
+            return
+        c = np.linspace(0.0, 1.0, 401)
+        w = parse_cost_distribution(self.distribution).pdf(c)
+        ax.fill_between(c, 0.0, 0.25 * top * w / np.max(w), color="tan", alpha=0.3, lw=0,
+                        zorder=0, gid=_BELIEF_GID,
+                        label=f"belief w = {self.distribution} (scaled)")
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         if self.cost_lines is not None:
@@ -276,6 +307,7 @@ class BrierCurveDisplay(CostCurveDisplay):
     the test cost lines. Same keyword arguments and attributes as
     :class:`CostCurveDisplay`."""
 
+    TITLE = "Brier and ROC cost curves"
     DEFAULT_METHODS = ("test-optimal", "score-driven", "rate-driven")
     DEFAULT_GAMMAS = (INF,)
     METHOD_LABELS: ClassVar[dict[str, str]] = {

@@ -15,7 +15,7 @@ curve ``E[NB](t) = pi1 - K(t) / (2 (1 - t))`` (:func:`expected_net_benefit`); sc
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -80,6 +80,8 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         (:func:`average_net_benefit`; strict or inclusive does not matter for a mean).
     """
 
+    TITLE = "Decision curves"
+
     def __init__(
         self,
         *,
@@ -87,7 +89,10 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         method_curves: pd.DataFrame | None = None,
         averages: pd.DataFrame | None = None,
         name: str | None = None,
+        event: Any = None,
     ) -> None:
+        #: the event (the positive class, class 1) when known (``from_estimator``)
+        self.event = event
         self.curve = curve
         self.method_curves = method_curves
         self.averages = averages if averages is not None else pd.DataFrame(
@@ -105,7 +110,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         methods: Sequence[str] | None = None,
         gammas: Sequence[float] | None = None,
         average: ArrayLike | None = None,
-        settings: LossSettings | None = None,
+        settings: LossSettings | Mapping[str, Any] | None = None,
         **settings_kwargs: Any,
     ) -> DecisionCurveDisplay:
         t = DEFAULT_THRESHOLDS if thresholds is None else thresholds
@@ -145,7 +150,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         if references:
             self._draw_references(ax, t)
         ax.plot(t, self.curve["net_benefit"], lw=1.8, zorder=3,
-                label=self._label("model"), **{"color": color or "k", **line_kwargs})
+                label=self.name or "model", **{"color": color or "k", **line_kwargs})
         if self.method_curves is not None:
             methods = list(dict.fromkeys(self.method_curves["method"]))
             for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
@@ -166,10 +171,11 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         ax.set_ylim(-0.15 * top, 1.1 * top)
         if t.size > 1:
             ax.set_xlim(float(t.min()), float(t.max()))
-        ax.set_xlabel("threshold probability t (treat iff score > t)")
+        event = "class 1" if self.event is None else repr(self.event)
+        ax.set_xlabel(f"threshold probability t (treat iff P({event}) > t; event: {event})")
         ax.set_ylabel("net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
         ax.grid(alpha=0.25)
-        ax.legend(fontsize=7, loc="best")
+        self._legend(ax)
 
     def _draw_references(self, ax: Axes, t: np.ndarray) -> None:
         drawn = {gid: [line for line in ax.get_lines() if line.get_gid() == gid]

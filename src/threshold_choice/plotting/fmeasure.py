@@ -30,6 +30,8 @@ from threshold_choice.plotting.cost_curves import CostCurveDisplay
 
 INF = math.inf
 _FROC_X_LABEL = "G_x = 1/recall \u2212 1 = FN/TP   (positive class: 0)"
+_OPTIMAL_MARKERS = ("*", "P", "X", "D", "^", "v")
+_OPTIMAL_COLOURS = ("C0", "C1", "C2", "C4", "C6", "C8")
 _F_COST_LABEL = "2FQ/(1 \u2212 FQ) = 2c G_x + 2(1 \u2212 c) G_y"
 
 
@@ -63,6 +65,8 @@ class FROCDisplay(ThresholdChoiceDisplay):
     bound:
         ``n1/n0``: the all-positive classifier's ``G_y``.
     """
+
+    TITLE = "FROC curve"
 
     def __init__(self, *, points: pd.DataFrame, isometrics: pd.DataFrame,
                  optimal: pd.DataFrame, bound: float, name: str | None = None) -> None:
@@ -101,34 +105,48 @@ class FROCDisplay(ThresholdChoiceDisplay):
     def _hull(self) -> pd.DataFrame:
         return self.points[self.points["on_hull"]].sort_values("G_x")
 
-    def _draw(self, ax: Axes, *, color: Any = None, bounded: bool = True,
+    def _draw(self, ax: Axes, *, color: Any = None, bounded: bool = True, zoom: bool = True,
               **line_kwargs: Any) -> None:
         """``color``: one colour for this display (several models); ``bounded``: both axes
-        end just past ``n1/n0`` (the all-positive point), as the paper's Fig. 2."""
+        end just past ``n1/n0`` (the all-positive point), as the paper's Fig. 2; ``zoom``:
+        closer, to :meth:`zoom_limit` (a good model's F-optimal points sit near the origin,
+        in a corner of the bounded axes)."""
         points, hull = self.points, self._hull()
         ax.plot(points["G_x"], points["G_y"], marker="o", ms=2.5, lw=0.8,
                 color=color or "0.55", label=self._label("FROC curve"), **line_kwargs)
         ax.plot(hull["G_x"], hull["G_y"], marker="o", ms=4.5, lw=1.6, color=color or "C3",
                 label=self._label(f"FROC hull ({len(hull)} points)"), zorder=3)
-        top = 1.05 * self.bound
+        top = self.zoom_limit() if zoom else 1.05 * self.bound
         if ax.get_xlabel() == _FROC_X_LABEL:  # another FROC display drew here: widest bound
             top = max(top, ax.get_xlim()[1])
         for row in self.isometrics.itertuples(index=False):
             ax.plot([0.0, row.level], [row.level, 0.0], color=color or "0.3", ls="--", lw=0.8,
                     label=self._label(f"F = {row.F:.3f} isometric"))
-        for row in self.optimal.itertuples(index=False):
+        for k, row in enumerate(self.optimal.itertuples(index=False)):
+            # each cost its own marker and colour (C3 is the hull's)
+            mark = _OPTIMAL_MARKERS[k % len(_OPTIMAL_MARKERS)]
+            colour = color or _OPTIMAL_COLOURS[k % len(_OPTIMAL_COLOURS)]
             (x0, y0), (x1, y1) = _isoline(row.f_cost, row.c, top)
-            ax.plot([x0, x1], [y0, y1], color=color or "C0", ls=":", lw=1.0)
-            ax.plot([row.G_x], [row.G_y], marker="*", ms=11, ls="none", color=color or "C0",
-                    zorder=4, label=self._label(f"F-optimal at c = {row.c:g}: "
-                                                f"2FQ/(1\u2212FQ) = {row.f_cost:.3f}"))
+            ax.plot([x0, x1], [y0, y1], color=colour, ls=":", lw=1.0)
+            ax.plot([row.G_x], [row.G_y], marker=mark, ms=10, ls="none", color=colour,
+                    markeredgecolor="k", markeredgewidth=0.5, zorder=4, clip_on=False,
+                    label=self._label(f"F-optimal at c = {row.c:g}: "
+                                      f"2FQ/(1\u2212FQ) = {row.f_cost:.3f}"))
         if bounded:
             ax.set_xlim(0, top)
             ax.set_ylim(0, top)
         ax.set_xlabel(_FROC_X_LABEL)
         ax.set_ylabel("G_y = 1/precision \u2212 1 = FP/TP")
         ax.grid(alpha=0.25)
-        ax.legend(fontsize=7, loc="upper right")
+        self._legend(ax)
+
+    def zoom_limit(self) -> float:
+        """The axes' end when zoomed: 2.5 times the widest F isometric's level (its F-optimal
+        region), and past every F-optimal point marked, at most ``1.05 n1/n0``."""
+        reach = [2.5 * float(np.max(self.isometrics["level"].to_numpy(), initial=0.0))]
+        reach += [1.25 * float(v) for v in self.optimal[["G_x", "G_y"]].to_numpy().ravel()]
+        limit = max(reach)
+        return 1.05 * self.bound if not limit > 0 else min(limit, 1.05 * self.bound)
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         yield "froc_point", "FROC curve", self.points["G_x"], self.points["G_y"]
@@ -165,6 +183,7 @@ class FCostDisplay(CostCurveDisplay):
     (the upper limit of the drawing: the optimal curve stays below it).
     """
 
+    TITLE = "Expected F-cost curves K_F(c)"
     DEFAULT_METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
     DEFAULT_GAMMAS = (INF,)
     LOSS_FUNCTION = "f-measure"
