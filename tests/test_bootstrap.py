@@ -197,10 +197,27 @@ def test_loss_command_adds_lower_and_upper_columns(tmp_path, capsys):
     intervals = metrics.merge(boot.metric_intervals(), on="metric", suffixes=("", "_boot"))
     assert len(intervals) == 6
     np.testing.assert_allclose(intervals["upper"], intervals["upper_boot"], rtol=1e-9)
-    # H depends on a cost distribution the bootstrap does not take: printed without interval
+    # H (its own Beta belief) has an interval too
     h = metrics.set_index("metric").loc["H"]
-    assert np.isfinite(h["value"]) and np.isnan(h["lower"]) and np.isnan(h["upper"])
+    assert h["lower"] <= h["value"] <= h["upper"]
     assert main([*args[:-4], "--bootstrap", "-1"]) == 2
     assert "--bootstrap must be between 0 and 10000, got -1" in capsys.readouterr().err
     assert main([*args[:-4], "--bootstrap", "10001"]) == 2  # before any allocation
     assert "--bootstrap must be between 0 and 10000" in capsys.readouterr().err
+
+
+def test_h_has_bootstrap_replicates_and_an_interval_on_the_command_line(tmp_path, capsys):
+    y, s = random_scores(2, 150, decimals=2)
+    boot = bootstrap(y, s, methods=["score-driven"], gammas=[1.0], metrics=["H"], n_boot=5,
+                     seed=3)
+    counts = resample_counts(y, 5, 3)
+    for r in range(5):
+        idx = np.repeat(np.arange(y.size), counts[r])
+        assert boot.metric_replicates[r, 0] == compute_metrics(y[idx], s[idx])["H"]
+    assert type(compute_metrics(y, s)["H"]) is float
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"label": y, "score": s}).to_csv(path, index=False)
+    assert main(["loss", "--test", str(path), "--bootstrap", "30", "--gamma", "inf"]) == 0
+    metrics = pd.read_csv(StringIO(capsys.readouterr().out.split("\n\n")[1]))
+    h = metrics.set_index("metric").loc["H"]
+    assert h["lower"] <= h["value"] <= h["upper"] and h["lower"] < h["upper"]

@@ -98,3 +98,13 @@ def test_bad_operating_conditions_exit_2_with_one_line(test_csv, capsys, args, m
     code, _, err = run(capsys, "--test", test_csv, *args)
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_every_loss_setting_can_be_given_in_the_config():
+    from dataclasses import fields
+
+    from threshold_choice.evaluation import LossSettings
+
+    schema = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    known = set(schema["properties"]["evaluation"]["properties"])
+    assert {f.name for f in fields(LossSettings)} <= known

@@ -59,6 +59,10 @@ FIXED_BREAK_METHODS: frozenset[str] = frozenset(
         "score-fixed",
     }
 )
+#: the metrics with bootstrap intervals: those of the tables and Hand's H (whose Beta belief
+#: is its own, whatever the settings); not the bounded scores, which depend on the settings'
+#: cost distribution
+BOOTSTRAP_METRICS: tuple[str, ...] = (*METRICS, "H")
 #: counts (examples x replicates) drawn and evaluated at once: about 2 MB per int64 array
 CHUNK_CELLS = 262_144
 #: the most replicates one call draws (their results alone take n_boot x methods x gammas
@@ -381,9 +385,10 @@ def bootstrap(
     y, s = validate_scores(test_y, test_s, what="test scores")
     methods = tuple(methods)
     gammas = tuple(parse_gamma(g) for g in gammas)
-    unknown = [k for k in metrics if k not in METRICS]
+    unknown = [k for k in metrics if k not in BOOTSTRAP_METRICS]
     if unknown:
-        raise UserError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+        raise UserError(f"unknown metric(s) {', '.join(unknown)}; choose from "
+                        f"{', '.join(BOOTSTRAP_METRICS)}")
     estimate_frame = expected_losses(
         y, s, train_y=train_y, train_s=train_s, methods=methods, gammas=gammas,
         settings=settings,
@@ -602,15 +607,13 @@ def add_intervals(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``losses`` (``method, gamma, expected_loss``) and ``metric_frame`` (``metric,
     value``) with ``lower, upper`` columns from :func:`bootstrap` (the ``loss`` command's
-    ``--bootstrap N``). Metrics outside :data:`threshold_choice.metrics.METRICS` (H and the
-    bounded scores, which depend on the cost distribution) get no interval (NaN)."""
-    from threshold_choice.metrics import METRICS
-
+    ``--bootstrap N``). Metrics outside :data:`BOOTSTRAP_METRICS` (the bounded scores, which
+    depend on the cost distribution) get no interval (NaN)."""
     methods = list(dict.fromkeys(losses["method"]))
     gammas = list(dict.fromkeys(losses["gamma"]))
     boot = bootstrap(
         test_y, test_s, train_y=train_y, train_s=train_s, methods=methods, gammas=gammas,
-        metrics=[m for m in metric_frame["metric"] if m in METRICS], settings=settings,
+        metrics=[m for m in metric_frame["metric"] if m in BOOTSTRAP_METRICS], settings=settings,
         n_boot=n_boot, seed=seed,
     )
     bounds = boot.intervals(confidence)[["method", "gamma", "lower", "upper"]]
@@ -622,6 +625,7 @@ def add_intervals(
 
 
 __all__ = [
+    "BOOTSTRAP_METRICS",
     "FIXED_BREAK_METHODS",
     "Bootstrap",
     "add_intervals",

@@ -94,7 +94,7 @@ def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) 
     q0, q1 = _beta_partial(a, b, np.array([lines.pi1, 1.0]))
     # c pi0 below c = pi1 (predict everything 0 costs more above), (1 - c) pi1 above
     worst = lines.pi0 * q1[0] + lines.pi1 * ((q0[1] - q0[0]) - (q1[1] - q1[0]))
-    return 1.0 - loss / worst
+    return float(1.0 - loss / worst)
 
 
 def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
