@@ -83,7 +83,12 @@ def posterior_mean_inverse(m, gamma, spec):
 
 
 def pieces_under(method, y, s, ty, ts, gamma, spec):
-    """``oracle_pieces`` with the aware methods' prior w instead of the uniform."""
+    """``oracle_pieces`` with the aware methods' prior w instead of the uniform, and the
+    fixed methods at its mean."""
+    if method in ("score-fixed", "rate-fixed"):
+        pdf, (lo, hi) = density(spec)
+        mean = quad(lambda c: c * pdf(c), lo, hi, epsabs=1e-14)[0]
+        return oracle_pieces(method, y, s, ty, ts, gamma, fixed_at=mean)
     if not method.endswith("-aware"):
         return oracle_pieces(method, y, s, ty, ts, gamma)
     base = method.removesuffix("-aware")

@@ -12,6 +12,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgba
@@ -279,3 +280,51 @@ def test_settings_may_be_a_mapping_of_their_fields(cls):
     by_object = cls.from_predictions(y, s, settings=LossSettings(cost_distribution="beta:2,2"),
                                      **kw)
     assert by_mapping.data.equals(by_object.data)
+
+
+def test_a_curve_far_above_the_others_runs_off_the_top_saying_so(fitted):
+    clf, X, y = fitted
+    display = CostCurveDisplay.from_estimator(clf, X, y)  # the paper's four at inf and 0
+    peaks = display.curves.groupby(["method", "gamma"], sort=False)["loss"].max()
+    limit = 3 * peaks.median()
+    high = peaks[peaks > limit]
+    assert len(high) >= 1  # rate-driven at gamma = 0, far above the others
+    _, texts = _legend_entries(display.ax_)
+    marked = [t for t in texts if t.endswith("(runs off the top)")]
+    assert len(marked) == len(high)
+    top = display.ax_.get_ylim()[1]
+    assert peaks[peaks <= limit].max() <= top < high.min()
+    whole = CostCurveDisplay.from_estimator(clf, X, y, plot=False).plot(focus=False)
+    assert whole.ax_.get_ylim()[1] >= peaks.max()
+
+
+@pytest.mark.parametrize("kind", ["cost-curves", "brier", "certainty", "decision-curve", "froc",
+                                  "f-cost"])
+def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, tmp_path,
+                                                                        capsys):
+    from threshold_choice.cli import main
+    from threshold_choice.cli.plot import KINDS
+
+    y, s = random_scores(14, 120)
+    ty, ts = random_scores(15, 120)
+    test, train = tmp_path / "test.csv", tmp_path / "train.csv"
+    pd.DataFrame({"label": y, "score": s}).to_csv(test, index=False)
+    pd.DataFrame({"label": ty, "score": ts}).to_csv(train, index=False)
+    out = tmp_path / f"{kind}.png"
+    args = ["plot", kind, "--test", str(test), "--out", str(out)]
+    if kind != "froc":
+        args += ["--train", str(train)]
+    if kind == "certainty":
+        args += ["--gamma", "inf", "--gamma", "1", "--gamma", "0"]
+    assert main(args) == 0, capsys.readouterr().err
+    image = plt.imread(out)
+    assert image.shape[1] > 600 and image[..., :3].std() > 0.05
+    written = pd.read_csv(out.with_suffix(".csv"))
+    options = FAST.get(KINDS[kind], {})
+    if kind == "certainty":
+        options = {"gammas": [math.inf, 1.0, 0.0]}
+    direct = KINDS[kind].from_predictions(y, s, train_y=None if kind == "froc" else ty,
+                                          train_score=None if kind == "froc" else ts,
+                                          name="test", plot=False, **options)
+    assert len(written) == len(direct.data)
+    assert set(written["kind"]) == set(direct.data["kind"])

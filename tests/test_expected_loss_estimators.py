@@ -132,10 +132,11 @@ def posterior_mean_inverse(m, gamma, w_max=60.0):
     return float(expit(w))
 
 
-def oracle_pieces(method, y, s, ty, ts, gamma):
+def oracle_pieces(method, y, s, ty, ts, gamma, fixed_at=0.5):
     """The method as pieces of c_hat: break points ``edges`` and, on piece k, the loss
     ``alpha_k(c) + beta_k(c) * phi(c_hat)`` (alpha_k, beta_k linear in c, given by their
-    values at c = 0 and 1; beta None for one line per piece). Also the effective gamma."""
+    values at c = 0 and 1; beta None for one line per piece). Also the effective gamma.
+    ``fixed_at``: the threshold of score-fixed and the rate of rate-fixed (the belief's mean)."""
     pi0 = float(np.mean(ty == 0))  # the skew variants use the training proportion
 
     def skew(c):
@@ -160,12 +161,12 @@ def oracle_pieces(method, y, s, ty, ts, gamma):
     elif base == "rate-driven-z":  # rate skew(c_hat)
         (edges, alpha, beta), phi = rate_pieces(y, s), skew
         edges = skew_inverse(edges)
-    elif base == "score-fixed":  # the line of threshold E[c] = 1/2 (paper 000, Definition 4)
-        edges, alpha = np.array([0.0, 1.0]), line_of(y, s, 0.5)[None, :]
-    elif base == "rate-fixed":  # rate-driven's mixture at the rate 1/2, whatever c_hat
+    elif base == "score-fixed":  # the line of threshold E[c] (paper 000, Definition 4)
+        edges, alpha = np.array([0.0, 1.0]), line_of(y, s, fixed_at)[None, :]
+    elif base == "rate-fixed":  # rate-driven's mixture at the rate E[c], whatever c_hat
         r, a0, b0 = rate_pieces(y, s)
-        k = min(int(np.searchsorted(r, 0.5, side="right")) - 1, len(a0) - 1)
-        edges, alpha = np.array([0.0, 1.0]), (a0[k] + 0.5 * b0[k])[None, :]
+        k = min(int(np.searchsorted(r, fixed_at, side="right")) - 1, len(a0) - 1)
+        edges, alpha = np.array([0.0, 1.0]), (a0[k] + fixed_at * b0[k])[None, :]
     else:
         raise AssertionError(method)
     if method.endswith("-aware") and gamma == 0:  # E[c | c_hat] = 1/2: one fixed line

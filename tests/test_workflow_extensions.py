@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import zipfile
 
 import pandas as pd
 import pytest
@@ -178,11 +179,19 @@ def _rendered_text(dom: str) -> str:
 @pytest.mark.skipif(shutil.which("chromium") is None,
                     reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_the_report_opens_in_a_browser_on_the_headline_and_the_marked_tables(runs, tmp_path):
-    report = tmp_path / "report.html"
+    archive = tmp_path / "report.zip"
     config = runs["paper"].parent / "config.yaml"
-    snakemake("--report", str(report), config_file=config)
+    snakemake("--report", str(archive), config_file=config)
+    assert archive.stat().st_size < 3 * 2**20
+    with zipfile.ZipFile(archive) as zipped:
+        zipped.extractall(tmp_path)
+    report = tmp_path / "report" / "report.html"
     html = report.read_text()
     assert "UEFSMQ" not in html  # no parquet embedded (base64 of its magic bytes "PAR1")
+    assert "data:image/png;base64" not in html  # figures are files beside the page
+    linked = set(re.findall(r"data/raw/[0-9a-f]+/[\w.-]+", html))
+    assert any(p.endswith(".png") for p in linked)
+    assert all((report.parent / p).is_file() for p in linked)
     dom = subprocess.run(
         ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
          "--virtual-time-budget=10000", "--dump-dom", report.as_uri()],

