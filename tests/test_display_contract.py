@@ -31,12 +31,13 @@ from threshold_choice.plotting import (
     DecisionCurveDisplay,
     FCostDisplay,
     FROCDisplay,
+    ROCDisplay,
 )
 from threshold_choice.plotting._base import HANDLE_LENGTH
 from threshold_choice.plotting._common import DATA_COLUMNS
 
 DISPLAYS = [CostCurveDisplay, BrierCurveDisplay, CertaintyDisplay, DecisionCurveDisplay,
-            FROCDisplay, FCostDisplay]
+            FROCDisplay, FCostDisplay, ROCDisplay]
 # few gammas keep the certainty display quick
 FAST = {CertaintyDisplay: {"gammas": [math.inf, 4.0, 1.0, 0.0]}}
 
@@ -299,7 +300,7 @@ def test_a_curve_far_above_the_others_runs_off_the_top_saying_so(fitted):
 
 
 @pytest.mark.parametrize("kind", ["cost-curves", "brier", "certainty", "decision-curve", "froc",
-                                  "f-cost"])
+                                  "f-cost", "roc"])
 def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, tmp_path,
                                                                         capsys):
     from threshold_choice.cli import main
@@ -312,7 +313,7 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
     pd.DataFrame({"label": ty, "score": ts}).to_csv(train, index=False)
     out = tmp_path / f"{kind}.png"
     args = ["plot", kind, "--test", str(test), "--out", str(out)]
-    if kind != "froc":
+    if kind not in ("froc", "roc"):
         args += ["--train", str(train)]
     if kind == "certainty":
         args += ["--gamma", "inf", "--gamma", "1", "--gamma", "0"]
@@ -323,8 +324,9 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
     options = FAST.get(KINDS[kind], {})
     if kind == "certainty":
         options = {"gammas": [math.inf, 1.0, 0.0]}
-    direct = KINDS[kind].from_predictions(y, s, train_y=None if kind == "froc" else ty,
-                                          train_score=None if kind == "froc" else ts,
+    unused = kind in ("froc", "roc")  # no training scores
+    direct = KINDS[kind].from_predictions(y, s, train_y=None if unused else ty,
+                                          train_score=None if unused else ts,
                                           name="test", plot=False, **options)
     assert len(written) == len(direct.data)
     assert set(written["kind"]) == set(direct.data["kind"])

@@ -27,7 +27,9 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   binds to the package once the module is imported: import them from their modules;
 * metrics: :func:`auc`, :func:`compute_metrics`, :func:`h_measure`,
   :func:`bounded_brier_score`, :func:`bounded_log_loss` (``metrics``); net benefit and
-  decision curves (``decision_curves``); F-measure contexts (``fmeasure``);
+  decision curves (``decision_curves``); F-measure contexts (``fmeasure``); ROC space,
+  :func:`roc_points`, :func:`auch`, :func:`step_roc_cost_area`,
+  :func:`instance_uniform_loss` (``roc``);
 * scikit-learn: :class:`ThresholdChoiceClassifier` (``estimators``), the scorer factories
   (``scorers``) and the ``*Display`` plots (``plotting``);
 * costs in the user's terms: :class:`Costs` (``costs``: a cost matrix or the costs of the
@@ -83,6 +85,11 @@ _EXPORTS: dict[str, str] = {
     "DecisionCurveDisplay": "plotting",
     "FROCDisplay": "plotting",
     "FCostDisplay": "plotting",
+    "ROCDisplay": "plotting",
+    "roc_points": "roc",
+    "auch": "roc",
+    "step_roc_cost_area": "roc",
+    "instance_uniform_loss": "roc",
     "UserError": "errors",
     "Costs": "costs",
 }

@@ -31,6 +31,7 @@ from threshold_choice.plotting import (
     DecisionCurveDisplay,
     FCostDisplay,
     FROCDisplay,
+    ROCDisplay,
     ThresholdChoiceDisplay,
     save_displays,
 )
@@ -45,6 +46,7 @@ KINDS: dict[str, type[ThresholdChoiceDisplay]] = {
     "decision-curve": DecisionCurveDisplay,
     "froc": FROCDisplay,
     "f-cost": FCostDisplay,
+    "roc": ROCDisplay,
 }
 
 #: options read by some kinds only (argparse destination -> those kinds)
@@ -55,7 +57,7 @@ _KIND_OPTIONS: dict[str, tuple[str, ...]] = {
     "thresholds": ("decision-curve",),
     "average": ("decision-curve",),
     "inclusive": ("decision-curve",),
-    "cost": ("froc",),
+    "cost": ("froc", "roc"),
     "f_isometric": ("froc",),
 }
 
@@ -70,6 +72,8 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
                             f"not {args.kind}")
     if args.kind == "froc":
         return {"costs": args.cost, "f_isometrics": args.f_isometric}
+    if args.kind == "roc":
+        return {"costs": args.cost}
     kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
     if args.method:
         kwargs["methods"] = args.method
@@ -145,8 +149,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "add methods' curves under an uncertain c_hat, --average LOW HIGH the exact mean "
             "net benefit), froc (FROC points, hull and isometrics; the F-measure's positive "
             "class is 0), f-cost (F-cost lines and expected 2FQ/(1-FQ) curves per method and "
-            "gamma). Writes the figure (--out, png/pdf/svg) and the plotted numbers beside it "
-            "(.csv)."
+            "gamma), roc (ROC curve, convex hull, and with --cost the optimal vertex). "
+            "Writes the figure (--out, png/pdf/svg) and the plotted numbers beside it (.csv)."
         ),
     )
     parser.add_argument("kind", choices=tuple(KINDS))
@@ -177,7 +181,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--inclusive", action="store_true",
                         help="decision-curve: treat iff score >= t (dcurves); default score > t")
     parser.add_argument("--cost", type=float, action="append", metavar="C",
-                        help="froc: mark the F-optimal point at cost proportion C (repeatable)")
+                        help="froc, roc: mark the F-optimal (froc) or least-loss (roc) point at "
+                        "cost proportion C (repeatable)")
     parser.add_argument("--f-isometric", type=float, action="append", metavar="F",
                         help="froc: draw the isometric of F-measure F (repeatable; default: "
                         "the best F1)")

@@ -19,6 +19,10 @@ project's figure CSVs).
   points (``004_...``, Fig. 2); :class:`FCostDisplay`: F-cost lines and expected F-cost curves
   ``K_F(c)`` per method and gamma (``004_...``, Fig. 3).
 
+* :class:`ROCDisplay`: ROC space, the curve, its convex hull (the optimal cost lines) and
+  the optimal vertex at given costs (``000_...``, ``001_...``), to draw beside
+  :class:`BrierCurveDisplay`.
+
 A new plot is a subclass of :class:`ThresholdChoiceDisplay` with
 ``_compute``, ``_draw`` and ``_records``.
 """
@@ -39,6 +43,7 @@ _EXPORTS: dict[str, str] = {
     "DecisionCurveDisplay": "decision_curves",
     "FCostDisplay": "fmeasure",
     "FROCDisplay": "fmeasure",
+    "ROCDisplay": "roc",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -186,6 +186,16 @@ def _save_png(fig: Figure, path: Path) -> None:
         quantised.save(path, format="PNG", optimize=True)
 
 
+def cost_proportions(costs: ArrayLike | None) -> NDArray[np.float64]:
+    """``costs`` (none, one or several cost proportions) as an array, each checked to lie in
+    [0, 1] (the points a Display marks at given costs)."""
+    c = np.atleast_1d(np.asarray([] if costs is None else costs, dtype=np.float64))
+    bad = ~((c >= 0.0) & (c <= 1.0))
+    if bad.any():
+        raise UserError(f"cost proportions must be in [0, 1], got {c[bad][0]}")
+    return c
+
+
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
     """``formats`` as a tuple after checking each is one of :data:`ALLOWED_FIGURE_FORMATS`."""
     formats = tuple(formats)

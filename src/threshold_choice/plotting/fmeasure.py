@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.fmeasure import FCostLines, expected_f_cost_curve, froc_points
 from threshold_choice.plotting._base import ThresholdChoiceDisplay
-from threshold_choice.plotting._common import RunScores
+from threshold_choice.plotting._common import RunScores, cost_proportions
 from threshold_choice.plotting.cost_curves import CostCurveDisplay
 
 INF = math.inf
@@ -33,14 +33,6 @@ _FROC_X_LABEL = "G_x = 1/recall \u2212 1 = FN/TP   (positive class: 0)"
 _OPTIMAL_MARKERS = ("*", "P", "X", "D", "^", "v")
 _OPTIMAL_COLOURS = ("C0", "C1", "C2", "C4", "C6", "C8")
 _F_COST_LABEL = "2FQ/(1 \u2212 FQ) = 2c G_x + 2(1 \u2212 c) G_y"
-
-
-def _costs(costs: ArrayLike | None) -> NDArray[np.float64]:
-    c = np.atleast_1d(np.asarray([] if costs is None else costs, dtype=np.float64))
-    bad = ~((c >= 0.0) & (c <= 1.0))
-    if bad.any():
-        raise UserError(f"cost proportions must be in [0, 1], got {c[bad][0]}")
-    return c
 
 
 class FROCDisplay(ThresholdChoiceDisplay):
@@ -90,7 +82,7 @@ class FROCDisplay(ThresholdChoiceDisplay):
         bad = ~((f > 0) & (f <= 1))  # also NaN
         if bad.any():
             raise UserError(f"F-measure isometrics need F values in (0, 1], got {f[bad][0]}")
-        c = _costs(costs)
+        c = cost_proportions(costs)
         gx, gy = points["G_x"].to_numpy(), points["G_y"].to_numpy()
         values = 2.0 * c[:, None] * gx + 2.0 * (1.0 - c[:, None]) * gy  # (costs, points)
         best = np.argmin(values, axis=1)

@@ -1,0 +1,113 @@
+"""ROC space (papers ``000_...``, ``001_...``): the ROC curve, its convex hull and, for given
+costs, the hull vertex the optimal threshold picks, each point being a cost line of the cost
+space Displays (:mod:`threshold_choice.roc`). Beside :class:`BrierCurveDisplay` on a second
+axes it gives the paper family's central picture::
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
+    ROCDisplay.from_predictions(y, s, ax=left)
+    BrierCurveDisplay.from_predictions(y, s, ax=right)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from numpy.typing import ArrayLike
+
+from threshold_choice.costlines import CostLines
+from threshold_choice.metrics import auc
+from threshold_choice.plotting._base import ThresholdChoiceDisplay
+from threshold_choice.plotting._common import RunScores, cost_proportions
+from threshold_choice.roc import roc_points
+
+
+class ROCDisplay(ThresholdChoiceDisplay):
+    """The ROC curve (true positive rate of class 1 against false positive rate of class 0,
+    one point per cost line), its convex hull (the lines of the optimal cost curve) and the
+    chance diagonal; for ``costs`` (cost proportions ``c``), the hull vertex of least loss at
+    each, on the iso-cost line of slope ``c pi0 / ((1 - c) pi1)`` through it.
+
+    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword argument:
+    ``costs``).
+
+    Attributes
+    ----------
+    points:
+        :func:`~threshold_choice.roc.roc_points` (``line, threshold, fpr, tpr, on_hull``).
+    auc, auch:
+        The areas under the curve and under its convex hull.
+    optimal:
+        ``c, line, fpr, tpr, loss``: the vertex of least loss ``Q`` at each cost.
+    """
+
+    TITLE = "ROC space"
+
+    def __init__(self, *, points: pd.DataFrame, auc: float, auch: float,
+                 optimal: pd.DataFrame, pi0: float, name: str | None = None) -> None:
+        self.points = points
+        self.auc = auc
+        self.auch = auch
+        self.optimal = optimal
+        self.pi0 = pi0
+        self.name = name
+
+    @classmethod
+    def _compute(cls, run: RunScores, *, costs: ArrayLike | None = None) -> ROCDisplay:
+        points = roc_points(run.test_y, run.test_s)
+        lines = CostLines.from_scores(run.test_y, run.test_s)
+        hull = points[points["on_hull"]]
+        c = cost_proportions(costs)
+        # Q of each hull vertex's line at each cost: 2 (c pi0 FPR + (1 - c) pi1 (1 - TPR))
+        fpr, tpr = hull["fpr"].to_numpy(), hull["tpr"].to_numpy()
+        loss = 2.0 * (c[:, None] * lines.pi0 * fpr + (1.0 - c[:, None]) * lines.pi1 * (1 - tpr))
+        best = np.argmin(loss, axis=1) if c.size else np.empty(0, dtype=np.intp)
+        optimal = pd.DataFrame({
+            "c": c, "line": hull["line"].to_numpy()[best], "fpr": fpr[best], "tpr": tpr[best],
+            "loss": loss[np.arange(c.size), best],
+        })
+        area = float(np.trapezoid(hull["tpr"], hull["fpr"]))
+        return cls(points=points, auc=auc(lines), auch=area, optimal=optimal, pi0=lines.pi0)
+
+    def _draw(self, ax: Axes, *, color: Any = None, **line_kwargs: Any) -> None:
+        """``color``: one colour for this display (several models)."""
+        points = self.points
+        hull = points[points["on_hull"]]
+        if not any(line.get_gid() == "threshold-choice-chance" for line in ax.get_lines()):
+            ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1.0, label="chance",
+                    gid="threshold-choice-chance")
+        ax.plot(points["fpr"], points["tpr"], marker="o", ms=3, lw=1.4, color=color or "0.3",
+                label=self._label(f"ROC curve (AUC {self.auc:.4f})"), **line_kwargs)
+        ax.plot(hull["fpr"], hull["tpr"], ls="--", lw=1.6, color=color or "tab:green",
+                label=self._label(f"convex hull (AUCH {self.auch:.4f}): optimal lines"))
+        pi1 = 1.0 - self.pi0
+        for k, row in enumerate(self.optimal.itertuples(index=False)):
+            colour = color or f"C{(k + 5) % 10}"
+            slope = (row.c * self.pi0 / ((1.0 - row.c) * pi1)) if row.c < 1 else np.inf
+            x = np.array([0.0, 1.0])
+            iso = row.tpr + slope * (x - row.fpr) if np.isfinite(slope) else None
+            if iso is not None:
+                ax.plot(x, iso, color=colour, ls="-.", lw=0.8)
+            ax.plot([row.fpr], [row.tpr], marker="D", ms=7, ls="none", color=colour,
+                    markeredgecolor="k", markeredgewidth=0.5, zorder=4, clip_on=False,
+                    label=self._label(f"optimal at c = {row.c:g}: line {row.line}, "
+                                      f"loss {row.loss:.4f}"))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("false positive rate (class 0 predicted 1)")
+        ax.set_ylabel("true positive rate (class 1 predicted 1)")
+        ax.grid(alpha=0.25)
+        self._legend(ax)
+
+    def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
+        yield "roc_point", "ROC curve", self.points["fpr"], self.points["tpr"]
+        hull = self.points[self.points["on_hull"]]
+        yield "roc_hull", "convex hull", hull["fpr"], hull["tpr"]
+        for row in self.optimal.itertuples(index=False):
+            yield "roc_optimal", f"c={row.c:g} line={row.line}", row.fpr, row.tpr
+
+
+__all__ = ["ROCDisplay"]

@@ -1,0 +1,147 @@
+"""ROC space and its duality with cost space (papers ``000_...`` and ``001_...``).
+
+Conventions (the package's): class 1 is the class the score estimates and a threshold
+predicts 1 iff ``score > t``, so the true positive rate is that of class 1 and the false
+positive rate that of class 0. Cost line ``j`` (:mod:`threshold_choice.costlines`: it predicts
+0 for the ``j`` lowest distinct scores) is the ROC point
+
+``FPR_j = 1 - F0_j``, ``TPR_j = 1 - F1_j`` (``F_k``: the share of class ``k`` predicted 0),
+
+and the line is ``h_j(c) = 2 (c pi0 FPR_j + (1 - c) pi1 (1 - TPR_j))``: a point in ROC space
+is a line in cost space. Line 0 (everything predicted 1) is ``(1, 1)``, line ``m`` is
+``(0, 0)``. The vertices of the ROC convex hull are the lines of the lower envelope (the
+optimal cost curve; the PAV blocks of the scores), so ``AUCH``, the area under the hull, is the
+AUC of the PAV-calibrated scores.
+
+Finite samples (``001_...``, Sect. 4): the *step* ROC cost curve draws cost line ``k`` (in
+the instance order: ``k`` examples predicted 0) on ``c`` in ``[k/(n+1), (k+1)/(n+1))``; its
+area is close to, but not, the interpolated rate-driven curve's ``2 pi0 pi1 (1 - AUC) + 1/3 -
+pi0 pi1``. Choosing ``k`` uniformly among the ``n + 1`` cuts whatever ``c`` is the
+*instance-uniform* rate method, whose expected loss under uniform skews is
+``n/(n+1) (1 - 2 AUC)/4 + 1/2`` (Flach et al. 2011), against ``(1 - 2 AUC)/4 + 1/2`` for the
+continuous rate-uniform. Where tied scores make a cut unattainable, the two adjacent lines are
+mixed as rate-driven mixes them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from threshold_choice._typing import FloatArray
+from threshold_choice.costlines import CostLines, check_prior, validate_scores
+
+
+def _lines(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> CostLines:
+    y_int, s_arr = validate_scores(y, s)
+    lines = CostLines.from_scores(y_int, s_arr)
+    return lines if prior is None else lines.with_prior(check_prior(prior))
+
+
+def roc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
+    """The ROC curve: one point per cost line.
+
+    Parameters
+    ----------
+    y, s:
+        Labels (0/1) and scores (any real numbers; only their order and ties matter).
+
+    Returns
+    -------
+    DataFrame
+        ``line, threshold, fpr, tpr, on_hull``, from ``(0, 0)`` (line ``m``, threshold
+        ``inf``) to ``(1, 1)`` (line 0): ``threshold`` is the cost line's (predict 1 iff
+        ``score > threshold``); ``on_hull``: a vertex of the ROC convex hull (a line of the
+        optimal cost curve).
+
+    Examples
+    --------
+    >>> points = roc_points([0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.8])
+    >>> points[["fpr", "tpr"]].round(3).to_numpy().tolist()
+    [[0.0, 0.0], [0.0, 0.333], [0.0, 0.667], [0.5, 0.667], [0.5, 1.0], [1.0, 1.0]]
+    >>> points["on_hull"].tolist()
+    [True, False, True, False, True, True]
+    """
+    lines = _lines(y, s)
+    fpr = 1.0 - lines.n0_le / lines.n0
+    tpr = 1.0 - lines.n1_le / lines.n1
+    hull = np.zeros(fpr.size, dtype=bool)
+    hull[_hull_lines(lines)] = True
+    order = np.arange(fpr.size)[::-1]
+    return pd.DataFrame({"line": order, "threshold": lines.thresholds[order],
+                         "fpr": fpr[order], "tpr": tpr[order], "on_hull": hull[order]})
+
+
+def _hull_lines(lines: CostLines) -> np.ndarray:
+    """The lines of the lower envelope of the cost lines: the ROC convex hull's vertices."""
+    ends, _ = lines.pav_blocks
+    return np.concatenate(([0], ends)).astype(np.intp)
+
+
+def auch(y: ArrayLike, s: ArrayLike) -> float:
+    """The area under the ROC convex hull (trapezoids between its vertices); at least the
+    AUC, equal to it when the ROC curve is convex.
+
+    Examples
+    --------
+    >>> round(auch([0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.8]), 4)  # the AUC is 0.8333
+    0.9167
+    """
+    points = roc_points(y, s)
+    hull = points[points["on_hull"]]
+    return float(np.trapezoid(hull["tpr"], hull["fpr"]))
+
+
+def _instance_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
+    """Heights at ``c = 0`` and ``c = 1`` of the line of each instance cut ``k = 0..n``
+    (``k`` examples predicted 0), mixing the adjacent lines where ties make ``k``
+    unattainable."""
+    counts = lines.n0_le + lines.n1_le  # examples predicted 0 by each line, increasing
+    k = np.arange(lines.n + 1)
+    a = np.searchsorted(counts, k, side="right") - 1
+    b = np.minimum(a + 1, counts.size - 1)
+    width = (counts[b] - counts[a]).astype(np.float64)
+    p = np.divide(k - counts[a], width, out=np.zeros(k.size), where=width > 0)
+    left = (1.0 - p) * lines.left[a] + p * lines.left[b]
+    right = (1.0 - p) * lines.right[a] + p * lines.right[b]
+    return left, right
+
+
+def step_roc_cost_area(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> float:
+    """The area under ``001_...``'s step ROC cost curve: cost line ``k`` on ``c`` in
+    ``[k/(n+1), (k+1)/(n+1))`` (see the module docstring). ``prior``: the deployment class-0
+    proportion (0.5: skews).
+
+    Examples
+    --------
+    The classifier of ``001_...``'s Fig. 2 (the paper prints 0.1695, from a grid of costs;
+    the interpolated ROC cost curve, rate-driven, gives 0.1701):
+
+    >>> round(step_roc_cost_area([1, 0, 1, 1, 0, 0, 0],
+    ...                          [0.95, 0.9, 0.8, 0.3, 0.2, 0.1, 0.05]), 6)
+    0.169643
+    """
+    lines = _lines(y, s, prior)
+    left, right = _instance_lines(lines)
+    k = np.arange(left.size)
+    lo, hi = k / left.size, (k + 1) / left.size
+    return float(np.sum(left * (hi - lo) + (right - left) * (hi**2 - lo**2) / 2.0))
+
+
+def instance_uniform_loss(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> float:
+    """Expected loss of the instance-uniform rate method: one of the ``n + 1`` instance cuts
+    chosen uniformly, whatever the cost (uniform on ``c``; ``prior=0.5`` for skews, where it
+    is ``n/(n+1) (1 - 2 AUC)/4 + 1/2``).
+
+    Examples
+    --------
+    >>> round(instance_uniform_loss([1, 0, 1, 1, 0, 0, 0],
+    ...                             [0.95, 0.9, 0.8, 0.3, 0.2, 0.1, 0.05], prior=0.5), 6)
+    0.354167
+    """
+    left, right = _instance_lines(_lines(y, s, prior))
+    return float(np.mean((left + right) / 2.0))
+
+
+__all__ = ["auch", "instance_uniform_loss", "roc_points", "step_roc_cost_area"]
