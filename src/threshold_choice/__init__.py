@@ -22,14 +22,16 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   :func:`gamma_for_spread` (``uncertainty``); :class:`CostDistribution`,
   :func:`parse_cost_distribution`, :func:`beta_from_interval` (``cost_distributions``);
 * expected loss: :class:`LossSettings`, :func:`expected_losses` (``evaluation``),
-  :func:`expected_cost_curve` (``expected_loss``), :func:`paired_difference` (``bootstrap``).
+  :func:`expected_cost_curve` and :func:`segment_contributions` (each cost line's share,
+  Theorem 1; ``expected_loss``), :func:`paired_difference` (``bootstrap``).
   The functions ``expected_loss`` and ``bootstrap`` share their module's name, which Python
   binds to the package once the module is imported: import them from their modules;
 * metrics: :func:`auc`, :func:`compute_metrics`, :func:`h_measure`,
   :func:`bounded_brier_score`, :func:`bounded_log_loss` (``metrics``); net benefit and
   decision curves (``decision_curves``); F-measure contexts (``fmeasure``); ROC space,
   :func:`roc_points`, :func:`auch`, :func:`step_roc_cost_area`,
-  :func:`instance_uniform_loss` (``roc``);
+  :func:`instance_uniform_loss` (``roc``); score transformations :func:`evenly_spaced`,
+  :func:`pav_calibrated` (``score_transforms``);
 * scikit-learn: :class:`ThresholdChoiceClassifier` (``estimators``), the scorer factories
   (``scorers``) and the ``*Display`` plots (``plotting``);
 * costs in the user's terms: :class:`Costs` (``costs``: a cost matrix or the costs of the
@@ -62,6 +64,7 @@ _EXPORTS: dict[str, str] = {
     "parse_cost_distribution": "cost_distributions",
     "beta_from_interval": "cost_distributions",
     "expected_cost_curve": "expected_loss",
+    "segment_contributions": "expected_loss",
     "LossSettings": "evaluation",
     "expected_losses": "evaluation",
     "paired_difference": "bootstrap",
@@ -90,6 +93,8 @@ _EXPORTS: dict[str, str] = {
     "auch": "roc",
     "step_roc_cost_area": "roc",
     "instance_uniform_loss": "roc",
+    "evenly_spaced": "score_transforms",
+    "pav_calibrated": "score_transforms",
     "UserError": "errors",
     "Costs": "costs",
 }

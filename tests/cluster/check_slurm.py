@@ -43,9 +43,10 @@ sys.path.insert(0, str(REPO))
 from tests.test_workflow import TINY, write_config  # noqa: E402  (the suite's tiny config)
 
 # Outputs that legitimately differ between two runs: logs and wall-clock measurements, the
-# download cache, and PDF / SVG figures (they hold their creation date; PNGs and the figures'
-# CSV files are compared).
-NOT_COMPARED_DIRS = {"logs", "benchmarks", "cache"}
+# download cache, the pointer to the Weka jar in each run's own cache (weka/authors.json: a
+# path on this machine; the jar itself is named by its hash in the report), and PDF / SVG
+# figures (they hold their creation date; PNGs and the figures' CSV files are compared).
+NOT_COMPARED_DIRS = {"logs", "benchmarks", "cache", "weka"}
 NOT_COMPARED_SUFFIXES = (".timings.csv", ".pdf", ".svg")
 # squeue reasons of a pending job that no waiting resolves on this cluster
 HOPELESS_REASONS = {"PartitionConfig", "PartitionNodeLimit", "PartitionTimeLimit",

@@ -7,10 +7,12 @@ timings file, so that results made with another Weka, scikit-learn or Java can b
 from __future__ import annotations
 
 import functools
+import hashlib
 import platform
 from importlib import metadata
+from pathlib import Path
 
-__all__ = ["estimator_distribution", "format_software", "software_versions"]
+__all__ = ["estimator_distribution", "format_software", "jar_identity", "software_versions"]
 
 _PACKAGES = ("threshold-choice", "numpy", "scipy", "pandas", "scikit-learn")
 
@@ -18,16 +20,24 @@ _PACKAGES = ("threshold-choice", "numpy", "scipy", "pandas", "scikit-learn")
 def software_versions(*, weka: bool = False,
                       packages: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
     """``{name: version}`` of Python and the ``packages`` (default: the numeric packages and
-    this package); with ``weka=True`` also the Weka release, the ``weka.jar`` path and the
+    this package); with ``weka=True`` also the Weka release, the ``weka.jar`` (its file name
+    and SHA-256: the same jar reads the same on every machine, wherever its cache is) and the
     Java runtime of the running JVM (starting it if needed)."""
     versions = {"python": platform.python_version(), **_package_versions(packages)}
     if weka:
         from threshold_choice.models.jvm import java_version, weka_jar_in_use, weka_version
 
         versions["weka"] = weka_version()
-        versions["weka.jar"] = weka_jar_in_use()
+        versions["weka.jar"] = jar_identity(weka_jar_in_use())
         versions["java"] = java_version()
     return versions
+
+
+@functools.cache
+def jar_identity(path: str) -> str:
+    """``name (sha256 <first 16 hex digits>)`` of the jar at ``path``."""
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return f"{Path(path).name} (sha256 {digest[:16]})"
 
 
 @functools.cache
