@@ -198,33 +198,25 @@ def _integrate_many(
 ) -> list[float]:
     """``sum over segments of coef . dG``: the expected loss of each selection from the moment
     table of ``(gamma, grid_size, distribution)`` (the exact estimator; the grid one up to
-    ``GAMMA_WINDOWED``). The table is evaluated once, at the segment edges of all the
-    selections; as it works point by point, and each selection's dot products run over the
-    same numbers with the same strides as when it is integrated alone, the results do not
-    depend on the batch (bit for bit)."""
+    ``GAMMA_WINDOWED``). The table is read at each selection's segment edges, the rows it
+    needs only (``G00, G10`` for the lines; ``G01, G11`` for interpolation in ``c_hat``
+    itself), one selection at a time: memory stays a few arrays of one selection's size, and
+    a selection's loss does not depend on the batch (bit for bit)."""
     table = moment_table(gamma, grid_size, distribution)
-    # the segment edges of each selection, end to end
-    edges = np.concatenate([_segment_edges(sel) for sel in sels])
-    ends = np.cumsum([sel.breaks.size + 2 for sel in sels])
-    # rows G00, G10 for the lines; G01, G11 only for interpolation in c_hat itself
-    rows = [4 if sel.interpolating and sel.input_map is None else 2 for sel in sels]
-    g_all = table(edges, rows=max(rows))
-    # (differences across two selections are not used; a dot product does not depend on where
-    # its contiguous operands start)
-    dg_all = np.diff(g_all, axis=1)
     out = []
-    for sel, n_rows, end in zip(sels, rows, ends, strict=True):
-        start = end - sel.breaks.size - 2
-        dg = dg_all[:n_rows, start : end - 1]
+    for sel in sels:
+        edges = _segment_edges(sel)
+        n_rows = 4 if sel.interpolating and sel.input_map is None else 2
+        g = table(edges, rows=n_rows)
+        dg = np.diff(g, axis=1)
         a = sel.coef
         total = a[:, 0] @ dg[0] + a[:, 1] @ dg[1]
         if sel.interpolating:
             if sel.input_map is None:
                 total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
             else:
-                plan = _cached_plan(sel, edges[start:end], table.cuts, plans)
-                moments = _apply_mapped_plan(plan, g_all[:2, start:end],
-                                             lambda x, w: table.at_logit(w, rows=2))
+                plan = _cached_plan(sel, edges, table.cuts, plans)
+                moments = _apply_mapped_plan(plan, g[:2], lambda x, w: table.at_logit(w, rows=2))
                 total += a[:, 2] @ moments[0] + a[:, 3] @ moments[1]
         out.append(float(total))
     return out

@@ -86,6 +86,7 @@ GAMMA_WINDOWED = 1000.0
 _W = 30.0  # table covers x in [expit(-30), expit(30)]; the rest carries < 1e-12 of mass
 _H = 0.01  # cell width in w = logit(x)
 _GL_CELL = 6  # Gauss-Legendre nodes per cell in w
+_CHUNK = 1 << 16  # points of a moment table evaluated at once (temporaries: 16 x 8 bytes each)
 _SPOT_CHECKS = 64  # cells of a cached moment table checked against a direct computation
 _GL_PANEL = 8  # Gauss-Legendre nodes per panel in logit(c)
 _X_LOW, _X_HIGH = float(expit(-_W)), float(expit(_W))  # the table's range in x
@@ -612,7 +613,14 @@ class MomentTable:
         low = np.flatnonzero(x_arr < _X_LOW)
         high = np.flatnonzero(x_arr > _X_HIGH)
         inside = np.clip(x_arr, _X_LOW, _X_HIGH) if low.size or high.size else x_arr
-        out = _hermite(self._coefficients[:rows], np.log(inside) - np.log1p(-inside), self._grid)
+        # in chunks: the interpolant's temporaries (rows x 4 coefficients per point) stay
+        # within a few MB whatever the number of points; each point's value is the same
+        out = np.empty((min(rows, 4), x_arr.size))
+        coefficients = self._coefficients[:rows]
+        for lo in range(0, x_arr.size, _CHUNK):
+            part = inside[lo : lo + _CHUNK]
+            out[:, lo : lo + _CHUNK] = _hermite(coefficients, np.log(part) - np.log1p(-part),
+                                                self._grid)
         # Below / above the table: linear to the exact values at 0 and 1 (mass < 1e-12).
         if low.size:
             out[:, low] = self._edge_values[:rows, :1] * (x_arr[low] / _X_LOW)

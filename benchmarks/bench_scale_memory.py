@@ -1,0 +1,71 @@
+"""Benchmark: time and peak memory of one run of every method x 7 gammas as n grows.
+
+Run on demand (not part of the test suite):
+
+    python benchmarks/bench_scale_memory.py [--sizes 1e5 1e6 3e6]
+
+Each size runs in a child process (so that its peak resident memory is its own): test and
+training scores of n examples each, ``expected_losses`` with every method of
+``methods.METHODS`` at the paper's 7 gammas (exact estimator), after the moment tables are
+built on a small run. It prints n, the run's seconds, the child's peak RSS and the bytes per
+score pair, and the growth exponent of the time between consecutive sizes. One thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+
+_CHILD = r"""
+import json, sys, time
+import numpy as np
+from threshold_choice import expected_losses
+from threshold_choice.methods import METHODS
+n = int(float(sys.argv[1]))
+def data(seed, size):
+    r = np.random.default_rng(seed)
+    y = (r.random(size) < 0.5).astype(np.int8)
+    return y, np.clip(0.3 * y + 0.7 * r.random(size), 0, 1)
+gammas = [np.inf, 16, 8, 4, 2, 1, 0]
+y, s = data(1, 1000); ty, ts = data(2, 1000)
+expected_losses(y, s, train_y=ty, train_s=ts, methods=METHODS, gammas=gammas)  # the tables
+y, s = data(1, n); ty, ts = data(2, n)
+start = time.perf_counter()
+expected_losses(y, s, train_y=ty, train_s=ts, methods=METHODS, gammas=gammas)
+print(json.dumps({"seconds": time.perf_counter() - start, "methods": len(METHODS)}))
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 3e6])
+    args = parser.parse_args()
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+           "MKL_NUM_THREADS": "1"}
+    print("n,methods,seconds,peak_rss_mb,bytes_per_pair,time_exponent")
+    previous = None
+    for size in args.sizes:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        out = subprocess.run([sys.executable, "-c", _CHILD, str(size)], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        if peak_kb <= before:  # ru_maxrss is the largest child so far: a smaller n says 0
+            peak_kb = float("nan")
+        result = json.loads(out.strip().splitlines()[-1])
+        exponent = ""
+        if previous is not None:
+            ratio = math.log(result["seconds"] / previous[1]) / math.log(size / previous[0])
+            exponent = f"{ratio:.2f}"
+        print(f"{size:.0e},{result['methods']},{result['seconds']:.2f},{peak_kb / 1024:.0f},"
+              f"{peak_kb * 1024 / size:.0f},{exponent}", flush=True)
+        previous = (size, result["seconds"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
