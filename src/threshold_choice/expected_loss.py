@@ -78,6 +78,7 @@ ESTIMATORS: tuple[str, ...] = ("exact", "grid", "montecarlo")
 # sqrt((gamma + 1) c (1 - c)) wide in w, also limits the strip: panels shrink like that.
 _GL_T, _GL_W = np.polynomial.legendre.leggauss(4)
 _PANEL = 0.25  # maximum panel width in w = logit(c_hat)
+_CHUNK_NODES = 1 << 18  # quadrature nodes whose G values are held at once
 _W_RANGE = 30.0  # dG outside [expit(-30), expit(30)] carries < 1e-12 (the moment table's range)
 # Above this, the windowed quadrature uses this gamma: the kernel is then narrower than 1e-100
 # and the difference is far below rounding
@@ -142,8 +143,14 @@ def _apply_mapped_plan(
 ) -> FloatArray:
     phi, nodes = plan.phi, plan.nodes
     out = phi[1:] * g_edges[:, 1:] - phi[:-1] * g_edges[:, :-1]
-    g_nodes = cdf_at(plan.x.ravel(), nodes.ravel()).reshape(-1, *nodes.shape)
-    sums = np.einsum("ksn,sn->ks", g_nodes, plan.weights)
+    # panel by panel in blocks (each panel's sum is the same): G at the nodes of a block only
+    sums = np.empty((g_edges.shape[0], nodes.shape[0]))
+    step = max(1, _CHUNK_NODES // nodes.shape[1])
+    for lo in range(0, nodes.shape[0], step):
+        block = slice(lo, lo + step)
+        g_nodes = cdf_at(plan.x[block].ravel(), nodes[block].ravel())
+        sums[:, block] = np.einsum("ksn,sn->ks", g_nodes.reshape(-1, *nodes[block].shape),
+                                   plan.weights[block])
     if plan.first is not None:
         sums = np.add.reduceat(sums, plan.first, axis=1)
     if plan.piece_segment is not None:
