@@ -31,7 +31,8 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   decision curves (``decision_curves``); F-measure contexts (``fmeasure``); ROC space,
   :func:`roc_points`, :func:`auch`, :func:`step_roc_cost_area`,
   :func:`instance_uniform_loss` (``roc``); score transformations :func:`evenly_spaced`,
-  :func:`pav_calibrated` (``score_transforms``);
+  :func:`pav_calibrated` (``score_transforms``); class-prior contexts
+  :func:`adjust_posterior`, :func:`prior_change_cost`, :func:`skew_density` (``priors``);
 * scikit-learn: :class:`ThresholdChoiceClassifier` (``estimators``), the scorer factories
   (``scorers``) and the ``*Display`` plots (``plotting``);
 * costs in the user's terms: :class:`Costs` (``costs``: a cost matrix or the costs of the
@@ -95,6 +96,9 @@ _EXPORTS: dict[str, str] = {
     "instance_uniform_loss": "roc",
     "evenly_spaced": "score_transforms",
     "pav_calibrated": "score_transforms",
+    "adjust_posterior": "priors",
+    "prior_change_cost": "priors",
+    "skew_density": "priors",
     "UserError": "errors",
     "Costs": "costs",
 }
