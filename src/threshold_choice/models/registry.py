@@ -118,7 +118,7 @@ def _read_yaml(path: Path, what: str) -> Any:
 def import_estimator(path: str, *, model: str = "?") -> type:
     """The scikit-learn estimator class named by ``"module.path:ClassName"``.
 
-    Importing the module runs its top-level code (so a registry is code: see the README);
+    Importing the module runs its top-level code (so a registry is code: see docs/workflow.md);
     the named object itself is checked to be a subclass of
     :class:`sklearn.base.BaseEstimator` with a ``fit`` method before anything calls or
     instantiates it, so that e.g. ``subprocess:Popen`` or ``os:system`` is refused unrun.
