@@ -44,6 +44,7 @@ from threshold_choice.uncertainty import (
     GAMMA_WINDOWED,
     PAPER_GRID_SIZE,
     CMeasure,
+    MomentTable,
     Uncertainty,
     certainty_limit,
     check_grid_size,
@@ -212,21 +213,35 @@ def _integrate_many(
     table = moment_table(gamma, grid_size, distribution)
     out = []
     for sel in sels:
-        edges = _segment_edges(sel)
-        n_rows = 4 if sel.interpolating and sel.input_map is None else 2
-        g = table(edges, rows=n_rows)
-        dg = np.diff(g, axis=1)
-        a = sel.coef
-        total = a[:, 0] @ dg[0] + a[:, 1] @ dg[1]
-        if sel.interpolating:
-            if sel.input_map is None:
-                total += a[:, 2] @ dg[2] + a[:, 3] @ dg[3]
-            else:
-                plan = _cached_plan(sel, edges, table.cuts, plans)
-                moments = _apply_mapped_plan(plan, g[:2], lambda x, w: table.at_logit(w, rows=2))
-                total += a[:, 2] @ moments[0] + a[:, 3] @ moments[1]
+        terms = _segment_terms(sel, table, plans)
+        total = terms[0] @ terms[1] + terms[2] @ terms[3]
+        if len(terms) > 4:
+            total += terms[4] @ terms[5] + terms[6] @ terms[7]
         out.append(float(total))
     return out
+
+
+def _segment_terms(
+    sel: Selection, table: MomentTable, plans: PlanCache | None = None
+) -> list[FloatArray]:
+    """Per segment of ``sel``, pairs (coefficient, integral) whose products summed give its
+    expected loss from ``table``: ``a00, dG00, a10, dG10`` and, for an interpolating method,
+    ``a01, d(G01), a11, d(G11)`` (or the mapped moments of the skew variants). The table is
+    read at the segment edges, the rows needed only."""
+    edges = _segment_edges(sel)
+    n_rows = 4 if sel.interpolating and sel.input_map is None else 2
+    g = table(edges, rows=n_rows)
+    dg = np.diff(g, axis=1)
+    a = sel.coef
+    terms = [a[:, 0], dg[0], a[:, 1], dg[1]]
+    if sel.interpolating:
+        if sel.input_map is None:
+            terms += [a[:, 2], dg[2], a[:, 3], dg[3]]
+        else:
+            plan = _cached_plan(sel, edges, table.cuts, plans)
+            moments = _apply_mapped_plan(plan, g[:2], lambda x, w: table.at_logit(w, rows=2))
+            terms += [a[:, 2], moments[0], a[:, 3], moments[1]]
+    return terms
 
 
 def windowed_expected_cost(
@@ -449,19 +464,9 @@ def segment_contributions(
     at ``gamma = inf`` Theorem 3's ``(c_{i+1} - c_i)(k_i (c_{i+1} + c_i) / 2 + l_i)``. The
     sum is :func:`expected_loss` (exact estimator) up to rounding."""
     distribution = parse_cost_distribution(distribution)
-    gamma_eff = _effective_gamma(sel, gamma)
-    table = moment_table(gamma_eff, None, distribution)
-    edges = _segment_edges(sel)
-    needs_rows = sel.interpolating and sel.input_map is None
-    g = table(edges, rows=4 if needs_rows else 2)
-    dg = np.diff(g, axis=1)
-    a = sel.coef
-    out = a[:, 0] * dg[0] + a[:, 1] * dg[1]
-    if sel.interpolating:
-        if sel.input_map is None:
-            out += a[:, 2] * dg[2] + a[:, 3] * dg[3]
-        else:
-            plan = _mapped_plan(sel, edges, cuts=table.cuts)
-            moments = _apply_mapped_plan(plan, g[:2], lambda x, w: table.at_logit(w, rows=2))
-            out += a[:, 2] * moments[0] + a[:, 3] * moments[1]
+    table = moment_table(_effective_gamma(sel, gamma), None, distribution)
+    terms = _segment_terms(sel, table)
+    out = terms[0] * terms[1] + terms[2] * terms[3]
+    if len(terms) > 4:
+        out += terms[4] * terms[5] + terms[6] * terms[7]
     return out

@@ -23,6 +23,7 @@ from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import check_prior
 from threshold_choice.errors import UserError
+from threshold_choice.methods import skew_map
 
 
 def adjust_posterior(p: ArrayLike, train_prior: float, deploy_prior: float) -> FloatArray:
@@ -77,10 +78,9 @@ def skew_density(z: ArrayLike, pi0: float,
     pi0 = check_prior(pi0)
     pi1 = 1.0 - pi0
     z_arr = np.asarray(z, dtype=np.float64)
-    denominator = pi1 * z_arr + pi0 * (1.0 - z_arr)
-    c = pi1 * z_arr / denominator  # psi(z)
-    w = parse_cost_distribution(cost_distribution).pdf(c)
-    return w * pi0 * pi1 / denominator**2
+    _, psi = skew_map(pi0)  # the inverse of the skew map
+    w = parse_cost_distribution(cost_distribution).pdf(psi(z_arr))
+    return w * pi0 * pi1 / (pi1 * z_arr + pi0 * (1.0 - z_arr)) ** 2
 
 
 __all__ = ["adjust_posterior", "prior_change_cost", "skew_density"]

@@ -63,7 +63,11 @@ def roc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
     >>> points["on_hull"].tolist()
     [True, False, True, False, True, True]
     """
-    lines = _lines(y, s)
+    return points_of(_lines(y, s))
+
+
+def points_of(lines: CostLines) -> pd.DataFrame:
+    """:func:`roc_points` of a set of cost lines."""
     fpr = 1.0 - lines.n0_le / lines.n0
     tpr = 1.0 - lines.n1_le / lines.n1
     hull = np.zeros(fpr.size, dtype=bool)
@@ -88,7 +92,11 @@ def auch(y: ArrayLike, s: ArrayLike) -> float:
     >>> round(auch([0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.8]), 4)  # the AUC is 0.8333
     0.9167
     """
-    points = roc_points(y, s)
+    return hull_area(roc_points(y, s))
+
+
+def hull_area(points: pd.DataFrame) -> float:
+    """The area under the convex hull of :func:`roc_points`' ``points`` (trapezoids)."""
     hull = points[points["on_hull"]]
     return float(np.trapezoid(hull["tpr"], hull["fpr"]))
 

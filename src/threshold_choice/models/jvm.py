@@ -23,9 +23,10 @@ instead of the bundled one: the JVM's class path is the given jar plus the wrapp
 jars (its helper jar and Weka's numeric libraries), without the bundled ``weka.jar``. Checked
 with Weka 3.9.3 (the ``weka.jar`` of the ``python-weka-wrapper3==0.1.5`` sdist). The paper's
 runs point to a Weka before 3.9.2 (RWeka bundled 3.9.1 in 2017; ``weka-dev-3.9.1.jar`` is on
-Maven Central), whose ``Logistic`` computes its objective differently: see docs/weka.md. A jar of the Weka 3.6 API (Debian's ``weka`` 3.6.14, whose
-``Logistic`` is the authors') is not put on the class path: the JVM runs the bundled Weka,
-and the Weka models run that jar's learners in a class loader of its own
+Maven Central), whose ``Logistic`` computes its objective differently: see docs/weka.md. A
+jar of the Weka 3.6 API (Debian's ``weka`` 3.6.14, whose ``Logistic`` is the authors') is not
+put on the class path: the JVM runs the bundled Weka, and the Weka models run that jar's
+learners in a class loader of its own
 (:mod:`threshold_choice.models.weka_legacy`). :func:`weka_version` and
 :func:`weka_jar_in_use` tell what the Weka models run.
 

@@ -251,6 +251,13 @@ class ThresholdChoiceDisplay:
     def _label(self, text: str) -> str:
         return f"{self.name}: {text}" if self.name else text
 
+    def _finish(self, ax: Axes, xlabel: str, ylabel: str, legend_title: str | None = None) -> None:
+        """The axes' labels, a light grid and the legend: the end of every ``_draw``."""
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.25)
+        self._legend(ax, legend_title)
+
     @staticmethod
     def _legend(ax: Axes, title: str | None = None) -> None:
         """The legend, outside the axes on the right (see the class docstring)."""

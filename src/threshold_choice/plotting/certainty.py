@@ -127,10 +127,8 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         ticks = list(_TICK_GAMMAS)
         ax.set_xticks(to_uncertainty(ticks), [gamma_text(g) for g in ticks])
         ax.set_xlim(0, 1)
-        ax.set_xlabel("certainty \u03b3 (axis: 1/(1+\u03b3); left known cost, right none)")
-        ax.set_ylabel("expected loss")
-        ax.grid(alpha=0.25)
-        self._legend(ax)
+        self._finish(ax, "certainty \u03b3 (axis: 1/(1+\u03b3); left known cost, right none)",
+                     "expected loss")
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         for method, rows in self.losses.groupby("method", sort=False):

@@ -237,10 +237,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                 self._draw_belief(ax, top)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, top)
-        ax.set_xlabel(self.X_LABEL)
-        ax.set_ylabel(self.Y_LABEL)
-        ax.grid(alpha=0.25)
-        self._legend(ax, legend_title)
+        self._finish(ax, self.X_LABEL, self.Y_LABEL, legend_title)
 
     def _draw_belief(self, ax: Axes, top: float) -> None:
         """The belief ``w(c)`` shaded along the bottom, scaled to a quarter of the height

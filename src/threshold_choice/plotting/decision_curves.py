@@ -172,10 +172,8 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         if t.size > 1:
             ax.set_xlim(float(t.min()), float(t.max()))
         event = "class 1" if self.event is None else repr(self.event)
-        ax.set_xlabel(f"threshold probability t (treat iff P({event}) > t; event: {event})")
-        ax.set_ylabel("net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
-        ax.grid(alpha=0.25)
-        self._legend(ax)
+        self._finish(ax, f"threshold probability t (treat iff P({event}) > t; event: {event})",
+                     "net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
 
     def _draw_references(self, ax: Axes, t: np.ndarray) -> None:
         drawn = {gid: [line for line in ax.get_lines() if line.get_gid() == gid]

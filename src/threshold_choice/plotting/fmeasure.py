@@ -127,10 +127,7 @@ class FROCDisplay(ThresholdChoiceDisplay):
         if bounded:
             ax.set_xlim(0, top)
             ax.set_ylim(0, top)
-        ax.set_xlabel(_FROC_X_LABEL)
-        ax.set_ylabel("G_y = 1/precision \u2212 1 = FP/TP")
-        ax.grid(alpha=0.25)
-        self._legend(ax)
+        self._finish(ax, _FROC_X_LABEL, "G_y = 1/precision \u2212 1 = FP/TP")
 
     def zoom_limit(self) -> float:
         """The axes' end when zoomed: 2.5 times the widest F isometric's level (its F-optimal

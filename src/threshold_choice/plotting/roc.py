@@ -22,7 +22,7 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.metrics import auc
 from threshold_choice.plotting._base import ThresholdChoiceDisplay
 from threshold_choice.plotting._common import RunScores, cost_proportions
-from threshold_choice.roc import roc_points
+from threshold_choice.roc import hull_area, points_of
 
 
 class ROCDisplay(ThresholdChoiceDisplay):
@@ -57,8 +57,8 @@ class ROCDisplay(ThresholdChoiceDisplay):
 
     @classmethod
     def _compute(cls, run: RunScores, *, costs: ArrayLike | None = None) -> ROCDisplay:
-        points = roc_points(run.test_y, run.test_s)
         lines = CostLines.from_scores(run.test_y, run.test_s)
+        points = points_of(lines)
         hull = points[points["on_hull"]]
         c = cost_proportions(costs)
         # Q of each hull vertex's line at each cost: 2 (c pi0 FPR + (1 - c) pi1 (1 - TPR))
@@ -69,8 +69,8 @@ class ROCDisplay(ThresholdChoiceDisplay):
             "c": c, "line": hull["line"].to_numpy()[best], "fpr": fpr[best], "tpr": tpr[best],
             "loss": loss[np.arange(c.size), best],
         })
-        area = float(np.trapezoid(hull["tpr"], hull["fpr"]))
-        return cls(points=points, auc=auc(lines), auch=area, optimal=optimal, pi0=lines.pi0)
+        return cls(points=points, auc=auc(lines), auch=hull_area(points), optimal=optimal,
+                   pi0=lines.pi0)
 
     def _draw(self, ax: Axes, *, color: Any = None, **line_kwargs: Any) -> None:
         """``color``: one colour for this display (several models)."""
@@ -97,10 +97,8 @@ class ROCDisplay(ThresholdChoiceDisplay):
                                       f"loss {row.loss:.4f}"))
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-        ax.set_xlabel("false positive rate (class 0 predicted 1)")
-        ax.set_ylabel("true positive rate (class 1 predicted 1)")
-        ax.grid(alpha=0.25)
-        self._legend(ax)
+        self._finish(ax, "false positive rate (class 0 predicted 1)",
+                     "true positive rate (class 1 predicted 1)")
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         yield "roc_point", "ROC curve", self.points["fpr"], self.points["tpr"]
