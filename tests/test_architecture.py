@@ -4,6 +4,7 @@ never load ``threshold_choice.reproduction`` or ``threshold_choice.cli``."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -85,3 +86,123 @@ def test_datasets_splits_and_models_load_neither_the_reproduction_nor_the_cli():
     modules = [m for p in ("datasets", "splits", "models") for m in module_names(PACKAGE / p)]
     assert "threshold_choice.models.weka" in modules and "threshold_choice.splits.core" in modules
     assert first_loaders(modules) == {}
+
+
+# -- no import cycles ----------------------------------------------------------------------------
+
+
+def _under_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def package_imports(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """``{module: the package's modules it imports}``, read from the source: every import,
+    at the top or inside a function (a lazy import is still a dependency), except those only
+    a type checker runs. ``from a import b`` counts module ``a.b`` when it is one, else
+    ``a``; a module's own packages (which Python imports first anyway) are left out."""
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        stack: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+        while stack:
+            node = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and _under_type_checking(child):
+                    stack.extend(child.orelse)
+                elif isinstance(child, ast.Import):
+                    found |= {a.name for a in child.names if a.name in modules}
+                elif isinstance(child, ast.ImportFrom):
+                    base = child.module or ""
+                    if child.level:
+                        anchor = package.rsplit(".", child.level - 1)[0] if child.level > 1 \
+                            else package
+                        base = f"{anchor}.{base}" if base else anchor
+                    for alias in child.names:
+                        full = f"{base}.{alias.name}"
+                        found.add(full if full in modules else base)
+                else:
+                    stack.append(child)
+        graph[name] = {m for m in found & modules.keys()
+                       if m != name and not name.startswith(m + ".")}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    cycles.append(sorted(component))
+    return cycles
+
+
+def _package_modules() -> dict[str, Path]:
+    return {name: PACKAGE.parent.joinpath(*name.split("."), "__init__.py")
+            if PACKAGE.parent.joinpath(*name.split("."), "__init__.py").is_file()
+            else PACKAGE.parent.joinpath(*name.split(".")).with_suffix(".py")
+            for name in module_names(PACKAGE)} | {"threshold_choice": PACKAGE / "__init__.py"}
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_cycles():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_reader_sees_lazy_imports_and_skips_type_checking_ones(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                              "    from pkg import c\n\ndef f():\n    from pkg.b import g\n")
+    (pkg / "b.py").write_text("from . import a\ndef g():\n    pass\n")
+    (pkg / "c.py").write_text("")
+    modules = {"pkg": pkg / "__init__.py", "pkg.a": pkg / "a.py", "pkg.b": pkg / "b.py",
+               "pkg.c": pkg / "c.py"}
+    graph = package_imports(modules)
+    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.b"] == {"pkg.a"}
+    assert import_cycles(graph) == [["pkg.a", "pkg.b"]]
+
+
+def test_the_package_has_no_import_cycles():
+    modules = _package_modules()
+    assert "threshold_choice.methods.specs" in modules
+    graph = package_imports(modules)
+    assert "threshold_choice.methods.builders" in graph["threshold_choice.methods.specs"]
+    assert import_cycles(graph) == []

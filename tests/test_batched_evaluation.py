@@ -22,12 +22,12 @@ from threshold_choice.methods import (
     GAMMA_AWARE,
     METHODS,
     ArgminRule,
-    _candidate_argmin,
-    _selection_heights,
     make_selection,
     uncertainty_aware,
     uncertainty_aware_many,
 )
+from threshold_choice.methods.builders import _selection_heights
+from threshold_choice.methods.selection import _candidate_argmin
 from threshold_choice.uncertainty import format_gamma, moment_table
 
 # inf, a table gamma, the windowed range of the grid estimator, beyond the certainty limit

@@ -21,7 +21,8 @@ from threshold_choice.reproduction.comparison import (
     qualitative_findings,
 )
 from threshold_choice.reproduction.paper import PAPER_METHODS, value_columns
-from threshold_choice.reproduction.steps import read_runs_metadata, step_collect
+from threshold_choice.reproduction.runs import read_runs_metadata
+from threshold_choice.reproduction.steps import step_collect
 from threshold_choice.reproduction.tables import (
     PUBLISHED_DIR,
     PUBLISHED_FILES,

@@ -80,7 +80,7 @@ def test_cli_reports_an_unknown_dataset_as_a_user_error(tmp_path, capsys):
 
 
 def test_configured_mirror_resolves_data_mirror_relative_to_the_repository(tmp_path):
-    from threshold_choice.datasets.registry import configured_mirror
+    from threshold_choice.datasets.fetch import configured_mirror
 
     repo = tmp_path / "repo"
     (repo / "config").mkdir(parents=True)

@@ -76,7 +76,8 @@ def test_a_results_folder_of_ones_own_outside_the_repository_is_accepted(tmp_pat
 
 
 def _runs_table(folder: Path, evaluation: dict) -> None:
-    from threshold_choice.reproduction.steps import RUN_KEYS, step_collect
+    from threshold_choice.reproduction.runs import RUN_KEYS
+    from threshold_choice.reproduction.steps import step_collect
 
     run = folder / "one.parquet"
     folder.mkdir(parents=True)

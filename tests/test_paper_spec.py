@@ -20,10 +20,10 @@ def _header(name: str) -> tuple[str, ...]:
         return tuple(next(csv.reader(fh)))
 
 
-def test_schema_method_enum_is_the_library_method_list():
+def test_schema_method_enum_is_the_built_in_method_list():
     enum = SCHEMA["properties"]["evaluation"]["properties"]["methods"]["items"]["enum"]
     assert len(enum) == len(set(enum))
-    assert set(enum) == set(methods.METHODS)
+    assert tuple(enum) == methods.BUILTIN_METHODS
 
 
 def test_schema_baselines_default_is_the_papers():
@@ -72,3 +72,12 @@ def test_figure_models_is_the_union_in_order_of_first_appearance():
     assert set(union) == {m for s in paper.CREDIT_A_FIGURES for m in paper.FIGURES[s].models}
     firsts = [paper.FIGURES[s].models[0] for s in paper.CREDIT_A_FIGURES]
     assert [m for m in union if m in firsts] == list(dict.fromkeys(firsts))
+
+
+def test_the_tolerance_of_the_schema_config_and_comparison_is_the_papers_precision():
+    from threshold_choice.reproduction.comparison import DEFAULT_TOLERANCE
+
+    comparison = SCHEMA["properties"]["comparison"]["properties"]["tolerance"]
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    assert comparison["default"] == config["comparison"]["tolerance"] == paper.TOLERANCE
+    assert DEFAULT_TOLERANCE == paper.TOLERANCE == 0.5e-3  # half a unit of the 3rd decimal

@@ -15,9 +15,12 @@ import pytest
 import threshold_choice
 from threshold_choice.datasets import prepare
 from threshold_choice.models import weka
-from threshold_choice.reproduction import score_cache, scores, steps, tables
+from threshold_choice.reproduction import score_cache, scores, tables
 from threshold_choice.reproduction.score_cache import SCORING_CODE, ScoreCache, score_key
 from threshold_choice.reproduction.scores import write_scores
+from threshold_choice.reproduction.steps import evaluate as evaluate_step
+from threshold_choice.reproduction.steps import report as report_step
+from threshold_choice.reproduction.steps import score as score_step
 from threshold_choice.splits import core
 
 
@@ -75,10 +78,11 @@ def test_every_scoring_code_path_exists():
 
 def test_editing_the_scoring_code_changes_the_key(tmp_path, package_copy):
     """The score step, the scores producer, the cache itself and the models, splitters and
-    prepared-table reader are scoring code; the tables are not."""
+    prepared-table reader are scoring code; the tables and the other steps are not."""
     key, _ = score_key(**inputs(tmp_path))  # type: ignore[arg-type]
-    for module, scoring in ((steps, True), (scores, True), (score_cache, True), (prepare, True),
-                            (core, True), (weka, True), (tables, False)):
+    for module, scoring in ((score_step, True), (scores, True), (score_cache, True),
+                            (prepare, True), (core, True), (weka, True), (tables, False),
+                            (report_step, False), (evaluate_step, False)):
         file = package_copy / Path(module.__file__).resolve().relative_to(
             Path(threshold_choice.__file__).resolve().parent)
         old = file.read_bytes()

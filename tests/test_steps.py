@@ -9,8 +9,8 @@ import pytest
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.metrics import compute_metrics
+from threshold_choice.reproduction.runs import RUN_COLUMNS
 from threshold_choice.reproduction.steps import (
-    RUN_COLUMNS,
     evaluate_scores,
     read_splits,
     step_credit_a_figures,

@@ -17,7 +17,9 @@ expected_losses``); each is defined in the module named beside it, where its doc
 lives. They load on first use, so ``import threshold_choice`` stays cheap.
 
 * cost lines and methods: :class:`CostLines` (``costlines``); :data:`METHODS`,
-  :data:`PAPER_METHODS`, :func:`make_selection`, :class:`Selection` (``methods``);
+  :data:`PAPER_METHODS`, :func:`make_selection`, :class:`Selection`, one
+  :class:`MethodSpec` per method (:func:`method_spec`; :func:`register_method` adds one)
+  (``methods``);
 * operating conditions: :class:`Uncertainty`, :data:`PAPER_GAMMAS`, :func:`parse_gamma`,
   :func:`gamma_for_spread` (``uncertainty``); :class:`CostDistribution`,
   :func:`parse_cost_distribution`, :func:`beta_from_interval` (``cost_distributions``);
@@ -57,6 +59,9 @@ _EXPORTS: dict[str, str] = {
     "PAPER_METHODS": "methods",
     "Selection": "methods",
     "make_selection": "methods",
+    "MethodSpec": "methods",
+    "method_spec": "methods",
+    "register_method": "methods",
     "Uncertainty": "uncertainty",
     "PAPER_GAMMAS": "uncertainty",
     "parse_gamma": "uncertainty",

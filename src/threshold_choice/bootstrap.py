@@ -42,23 +42,21 @@ from threshold_choice.costlines import CostLines, validate_scores
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, as_loss_settings, expected_losses
 from threshold_choice.expected_loss import _mapped_moments, expected_loss
-from threshold_choice.methods import GAMMA_AWARE, PAPER_METHODS, Selection, make_selection
+from threshold_choice.methods import (
+    GAMMA_AWARE,
+    LABEL_FREE_BREAKS,
+    PAPER_METHODS,
+    Selection,
+    make_selection,
+    method_spec,
+)
 from threshold_choice.metrics import METRICS, compute_metrics
 from threshold_choice.uncertainty import PAPER_GAMMAS, moment_table, parse_gamma
 
 #: methods whose break points in c_hat do not depend on the test labels: their exact expected
-#: loss is linear in the test cost lines (given the training scores and gamma)
-FIXED_BREAK_METHODS: frozenset[str] = frozenset(
-    {
-        "score-driven",
-        "score-uniform",
-        "score-driven-z",
-        "score-driven-aware",
-        "train-optimal",
-        "train-optimal-aware",
-        "score-fixed",
-    }
-)
+#: loss is linear in the test cost lines (given the training scores and gamma); the records'
+#: ``label_free_breaks`` (:data:`~threshold_choice.methods.LABEL_FREE_BREAKS`)
+FIXED_BREAK_METHODS = LABEL_FREE_BREAKS
 #: the metrics with bootstrap intervals: those of the tables and Hand's H (whose Beta belief
 #: is its own, whatever the settings); not the bounded scores, which depend on the settings'
 #: cost distribution
@@ -527,12 +525,12 @@ def _fast_replicates(
     options = settings.selection_options()  # the fast path's distribution is uniform
     inverse = np.searchsorted(test.scores, s)
     c0, c1 = _class_counts(counts, y, inverse, test.scores.size)
-    # without training scores the skew maps take the test pi0: fixed only when the classes
-    # are resampled separately
-    fixed = [
-        m for m in methods
-        if m in FIXED_BREAK_METHODS and (m != "score-driven-z" or stratified or train)
-    ]
+    # without training scores the skew maps take the test pi0, the same in every replicate
+    # only when the classes are resampled separately
+    same_pi0 = stratified or train is not None
+    specs = {m: method_spec(m) for m in methods}
+    fixed = [m for m in methods
+             if specs[m].label_free_breaks and (not specs[m].skew or same_pi0)]
     pairs = [(m, g) for m in fixed for g in gammas]
     if pairs:
         if "fixed" not in shared:
@@ -547,8 +545,9 @@ def _fast_replicates(
         losses = left @ e0 + (right - left) @ e1
         for k, (m, _g) in enumerate(pairs):
             reps[:, methods.index(m), k % len(gammas)] = losses[:, k]
-    # rate-driven-z's lattice needs one pi0 for all replicates; else the engine, one by one
-    engine = [m for m in methods if m == "rate-driven-z" and not (stratified or train)]
+    # the lattice of an interpolation on the skew needs one pi0 for all replicates; else
+    # the engine, one by one
+    engine = [m for m in methods if specs[m].skew and specs[m].interpolates and not same_pi0]
     batched = [m for m in methods if m not in fixed and m not in engine]
     if "integrator" not in shared:
         shared["integrator"] = _BatchIntegrator(test.n, (train if train is not None else test).pi0)

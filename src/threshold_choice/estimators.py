@@ -56,37 +56,25 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from threshold_choice.costlines import CostLines
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
-from threshold_choice.methods import METHODS, Selection, make_selection
+from threshold_choice.methods import (
+    METHODS,
+    PREDICTABLE,
+    Selection,
+    make_selection,
+    method_spec,
+)
 from threshold_choice.uncertainty import parse_gamma
 
-#: the methods :class:`ThresholdChoiceClassifier` can apply when predicting
-PREDICT_METHODS: tuple[str, ...] = (
-    "train-optimal",
-    "score-driven",
-    "rate-driven",
-    "score-driven-z",
-    "rate-driven-z",
-    "train-optimal-aware",
-    "score-driven-aware",
-)
-#: why the other methods cannot predict
-_NOT_PREDICTABLE: dict[str, str] = {
-    "test-optimal": "needs the labels of the examples it predicts (an oracle for evaluation)",
-    "test-optimal-aware": "needs the labels of the examples it predicts (an oracle)",
-    "score-uniform": "ignores the cost proportion (a random-threshold baseline)",
-    "rate-uniform": "ignores the cost proportion (a random-rate baseline)",
-    "score-fixed": "keeps one threshold whatever the cost proportion (for that, use "
-    "scikit-learn's FixedThresholdClassifier, or score-driven with one cost_proportion)",
-    "rate-fixed": "keeps one rate whatever the cost proportion (for that, use rate-driven "
-    "with one cost_proportion)",
-}
+#: the methods :class:`ThresholdChoiceClassifier` can apply when predicting (a live view of
+#: the method records whose ``predict`` is set)
+PREDICT_METHODS = PREDICTABLE
 RESPONSE_METHODS: tuple[str, ...] = ("auto", "predict_proba", "decision_function")
 
 
 def needs_probabilities(method: str) -> bool:
     """Whether ``method`` thresholds at a cost proportion itself (the score-based methods),
     so that its scores must be probabilities of class 1; the others use only score ranks."""
-    return method.startswith("score-")
+    return method_spec(method).reads_probabilities
 
 
 def _candidate_methods(response_method: str | Sequence[str]) -> list[str]:
@@ -141,14 +129,14 @@ def response_scores(
     )
 
 
-def check_method(method: str, *, allowed: Sequence[str] = METHODS, why: dict | None = None) -> str:
-    """``method`` if it is one of ``allowed``, else a :class:`UserError` saying why not."""
+def check_method(method: str, *, allowed: Sequence[str] = METHODS) -> str:
+    """``method`` if it is one of ``allowed``, else a :class:`UserError` saying why not (a
+    registered method's ``not_predictable``)."""
     if method in allowed:
         return method
-    if why and method in why:
-        raise UserError(
-            f"method {method} {why[method]}; choose from {', '.join(allowed)}"
-        )
+    if method in METHODS:
+        raise UserError(f"method {method} {method_spec(method).not_predictable}; choose from "
+                        f"{', '.join(allowed)}")
     raise UserError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
 
 
@@ -260,7 +248,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
 
     # -- fitting ---------------------------------------------------------------------------
     def _check_params(self) -> None:
-        check_method(self.method, allowed=PREDICT_METHODS, why=_NOT_PREDICTABLE)
+        check_method(self.method, allowed=PREDICT_METHODS)
         check_cost_proportion(self.cost_proportion)
         if not isinstance(self.response_method, str):
             raise UserError(f"response_method must be one of {', '.join(RESPONSE_METHODS)}")
@@ -370,13 +358,10 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
 
     # -- thresholds ------------------------------------------------------------------------
     def _selection(self) -> Selection:
-        lines = self.train_lines_
-        base = self.method.removesuffix("-aware")
-        # train-optimal on the training lines is test-optimal's choice among them
-        name = "test-optimal" if base == "train-optimal" else base
-        if self.method.endswith("-aware"):
-            name += "-aware"
-        return make_selection(name, lines, gamma=parse_gamma(self.gamma))
+        # e.g. train-optimal on the training lines is test-optimal's choice among them
+        spec = method_spec(self.method)
+        return make_selection(spec.predict_as or self.method, self.train_lines_,
+                              gamma=parse_gamma(self.gamma))
 
     def threshold(self, cost_proportion: ArrayLike | Costs | None = None) -> NDArray[np.float64]:
         """The threshold the method sets for each presumed cost proportion ``c_hat``
@@ -393,9 +378,10 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         c_hat = c_hat.ravel()  # the input maps work on 1-d arrays
         sel = self._selection()
         lines = self.train_lines_
-        if self.method.startswith("score-driven"):
+        rule = method_spec(self.method).predict
+        if rule == "score":
             t = sel.inputs(c_hat)  # t = c_hat, its skew, or its posterior mean
-        elif self.method.startswith("rate-driven"):
+        elif rule == "rate":
             # nearest attainable rate of the reference scores (see the module docstring)
             mids = (lines.rates[:-1] + lines.rates[1:]) / 2.0
             t = lines.thresholds[np.searchsorted(mids, sel.inputs(c_hat), side="right")]

@@ -36,6 +36,7 @@ from threshold_choice.methods import (
     Selection,
     TieBreaking,
     make_selection,
+    method_spec,
     probability_problem,
     uncertainty_aware_many,
 )
@@ -63,7 +64,7 @@ class LossSettings:
     rate_threshold_offset: float | None = None
     #: ``"authors"``: test- and train-optimal break exact ties between cost lines at a grid
     #: point as the authors' floating-point arithmetic did (the workflow's default; see
-    #: ``methods._selection_heights``); ``"project"``: the project's arithmetic
+    #: ``methods.builders._selection_heights``); ``"project"``: the project's arithmetic
     tie_breaking: TieBreaking = "project"
     #: the density ``w`` of the true cost proportion: ``"uniform"`` (the paper's), ``"beta:A,B"``,
     #: ``"uniform:LO,HI"``, ``"logit-uniform:LO,HI"`` (see ``cost_distributions``)
@@ -256,7 +257,7 @@ class LossBatch:
         options = settings.selection_options()
         return {
             m: make_selection(m, test, train=train, **options)
-            for m in dict.fromkeys(m.removesuffix("-aware") for m in methods)
+            for m in dict.fromkeys(method_spec(m).aware_of or m for m in methods)
         }
 
     def _evaluate_all(self, sels: Sequence[Selection], gamma: float, draws: Any,
@@ -274,7 +275,7 @@ class LossBatch:
         settings, methods = self.settings, self.methods
         distribution = settings.distribution
         aware = [m for m in methods if m in GAMMA_AWARE]
-        aware_bases = [run[m.removesuffix("-aware")] for run in runs for m in aware]
+        aware_bases = [run[method_spec(m).aware_of] for run in runs for m in aware]
         uniform_c_hat = None
         if settings.estimator == "montecarlo":
             uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))

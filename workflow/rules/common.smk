@@ -12,6 +12,7 @@ from threshold_choice.reproduction.config import check_config, table_methods
 from threshold_choice.reproduction.jobs import dataset_jobs
 from threshold_choice.reproduction.paper import (
     CREDIT_A_FIGURES,
+    FIGURES,
     conditions_note,
     figure_models,
     figures_drawn,
@@ -137,6 +138,8 @@ GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
 SCORE_CACHE = os.path.join(config["cache"], "scores")
 # Fig. 1 on the authors' split of it (the default) or on the first 50/50 split
 FIG1_PAPER = config["outputs"]["fig1"] == "paper-protocol"
+# Fig. 1's dataset and model (reproduction.paper.FIGURES)
+FIG1_DATASET, (FIG1_MODEL,) = FIGURES["fig1"].dataset, FIGURES["fig1"].models
 WEKA_CACHE = os.path.join(config["cache"], "weka")
 AUTHORS_WEKA_CHOICE = f"{R}/weka/authors.json"
 os.environ.setdefault(

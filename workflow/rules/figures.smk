@@ -41,13 +41,14 @@ rule figures_toy:
 
 
 # Fig. 1 on the authors' own split (J48Unp fitted on 1% of spambase: paper.FIG1_PROTOCOL), or
-# with outputs.fig1: first-split on the first 50/50 split's scores
+# with outputs.fig1: first-split on the first 50/50 split's scores (paper.FIGURES names the
+# dataset and model)
 rule figure1:
     input:
         source=(
-            f"{R}/data/spambase.parquet"
+            f"{R}/data/{FIG1_DATASET}.parquet"
             if FIG1_PAPER
-            else f"{R}/scores/spambase/J48Unp.parquet"
+            else f"{R}/scores/{FIG1_DATASET}/{FIG1_MODEL}.parquet"
         ),
         weka_jar=weka_jar_input() if FIG1_PAPER else [],
     output:
@@ -61,8 +62,8 @@ rule figure1:
         "../../environment.yml"
     params:
         estimator=config["evaluation"]["estimator"],
-        # (drawn only when J48Unp runs: figures_drawn; a registry may lack it)
-        entry=MODEL_ENTRIES.get("J48Unp") if FIG1_PAPER else None,
+        # (drawn only when its model runs: figures_drawn; a registry may lack it)
+        entry=MODEL_ENTRIES.get(FIG1_MODEL) if FIG1_PAPER else None,
         seed=config["models"]["seed"],
     script:
         "../scripts/figure1.py"

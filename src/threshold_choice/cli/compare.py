@@ -82,6 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--tolerance",
         type=float,
         default=DEFAULT_TOLERANCE,
-        help="max |ours - published| for a match (default 0.0005: equal at 3 decimals)",
+        help=f"max |ours - published| for a match (default {DEFAULT_TOLERANCE:g}: equal at 3 "
+        "decimals)",
     )
     parser.set_defaults(func=_run)

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from threshold_choice.atomic import write_bytes_atomic
+from threshold_choice.datasets import registry
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.errors import (
     ArffFormatError,
@@ -94,15 +95,23 @@ def configured_mirror_setting(config_path: Path | None = None) -> Mirror | None:
     import yaml
 
     from threshold_choice._yaml import safe_load
-    from threshold_choice.datasets.registry import DEFAULT_CONFIG
 
-    path = Path(config_path) if config_path is not None else DEFAULT_CONFIG
+    path = Path(config_path) if config_path is not None else registry.DEFAULT_CONFIG
     try:
         config = safe_load(path.read_text(encoding="utf-8")) or {}
         value = (config.get("data") or {}).get("mirror")
     except (OSError, yaml.YAMLError, AttributeError):
         return None
     return Mirror.configured(value, str(path), base=path.parent.parent)
+
+
+def configured_mirror(config_path: Path | None = None) -> Path | None:
+    """The workflow's mirror folder (``data.mirror`` of ``config/config.yaml``, relative to
+    the repository root) when it exists, else ``None`` (see
+    :func:`configured_mirror_setting`, which also reports a configured folder that does not
+    exist)."""
+    mirror = configured_mirror_setting(config_path)
+    return mirror.folder if mirror is not None and mirror.exists else None
 
 
 def choose_mirror(given: Path | None, *, disabled: bool,

@@ -27,17 +27,6 @@ DEFAULT_SCHEMA = CONFIG_DIR / "schemas" / "datasets.schema.yaml"
 DEFAULT_CONFIG = CONFIG_DIR / "config.yaml"
 
 
-def configured_mirror(config_path: Path | None = None) -> Path | None:
-    """The workflow's mirror folder (``data.mirror`` of ``config/config.yaml``, relative to
-    the repository root) when it exists, else ``None`` (see
-    :func:`~threshold_choice.datasets.fetch.configured_mirror_setting`, which also reports a
-    configured folder that does not exist)."""
-    from threshold_choice.datasets.fetch import configured_mirror_setting
-
-    mirror = configured_mirror_setting(config_path)
-    return mirror.folder if mirror is not None and mirror.exists else None
-
-
 @dataclass(frozen=True)
 class SourceSpec:
     """Where the data comes from when the mirror lacks it.

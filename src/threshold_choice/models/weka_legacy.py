@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from threshold_choice._typing import FloatArray
+from threshold_choice.models.weka_java import build_header, configured_classifier
 
 __all__ = ["LegacyWeka", "is_legacy_weka_jar", "legacy_weka"]
 
@@ -103,8 +104,6 @@ class LegacyWeka:
     def header(self, class_name: str, class_values: Sequence[str], names: Sequence[str],
                categories: Sequence[Sequence[Any] | None]) -> Any:
         """Empty ``Instances``: the nominal class attribute first, then the features."""
-        from threshold_choice.models.weka import build_header
-
         return build_header(self.jpype, self.jclass, "weka.core.FastVector", "addElement",
                             class_name, class_values, names, categories)
 
@@ -131,8 +130,6 @@ class LegacyWeka:
     def new_classifier(self, classname: str, options: Sequence[str], name: str) -> Any:
         """A configured classifier of this jar (a :class:`UserError` naming ``name`` when the
         class or its options are refused)."""
-        from threshold_choice.models.weka import configured_classifier
-
         return configured_classifier(self.jpype, self.jclass, classname, options, name,
                                      where=self.jar)
 

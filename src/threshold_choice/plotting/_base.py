@@ -28,12 +28,12 @@ from threshold_choice.estimators import (
     response_scores,
 )
 from threshold_choice.plotting._common import (
-    METHOD_COLOURS,
     FigureData,
     RunScores,
     check_figure_formats,
     gamma_linestyle,
     gamma_text,
+    method_colour,
     save_figure,
 )
 
@@ -50,11 +50,11 @@ FIGURE_SIZE = (8.0, 4.6)
 
 def method_style(method: str, index: int, gamma: float, color: Any = None) -> dict[str, Any]:
     """Matplotlib line properties of a method's curve at ``gamma``: by default the method's
-    colour (:data:`~threshold_choice.plotting._common.METHOD_COLOURS`) and the gamma's line style
+    colour (:func:`~threshold_choice.plotting._common.method_colour`) and the gamma's line style
     (solid inf, dashed 0, dotted between), as the project's figures; with ``color`` (one
     colour per model), the method's line style and a lighter line for lower certainty."""
     if color is None:
-        colour = METHOD_COLOURS.get(method, f"C{4 + index % 6}")
+        colour = method_colour(method) or f"C{4 + index % 6}"
         return {"color": colour, "ls": gamma_linestyle(gamma)}
     alpha = 1.0 if math.isinf(gamma) else 0.35 + 0.65 * gamma / (gamma + 4.0)
     return {"color": color, "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)], "alpha": alpha}

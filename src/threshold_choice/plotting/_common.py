@@ -4,7 +4,7 @@
   train-optimal);
 * :class:`FigureData`: the plotted numbers as a tidy frame (:data:`DATA_COLUMNS`, the
   figure CSVs' columns);
-* the style: :data:`METHOD_COLOURS`, :func:`gamma_linestyle`, :func:`gamma_text`, and
+* the style: :func:`method_colour`, :func:`gamma_linestyle`, :func:`gamma_text`, and
   :func:`c_grid`, the points of ``c`` a curve is drawn at;
 * the files: :data:`FIGURE_FORMATS`, :data:`ALLOWED_FIGURE_FORMATS`,
   :func:`check_figure_formats`, :func:`save_figure` (atomic).
@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from threshold_choice.atomic import atomic_output
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.methods import Selection
+from threshold_choice.methods import Selection, method_spec
 from threshold_choice.uncertainty import format_gamma
 
 if TYPE_CHECKING:  # matplotlib is imported by the drawing only
@@ -38,14 +38,12 @@ if TYPE_CHECKING:  # matplotlib is imported by the drawing only
 #: the columns of a figure's plotted numbers (long format)
 DATA_COLUMNS: tuple[str, ...] = ("panel", "kind", "series", "x", "y")
 
-#: colours of the methods (Fig. 1 of the paper: train-optimal blue, score-driven red,
-#: test-optimal green)
-METHOD_COLOURS: dict[str, str] = {
-    "test-optimal": "tab:green",
-    "train-optimal": "tab:blue",
-    "score-driven": "tab:red",
-    "rate-driven": "tab:purple",
-}
+
+
+def method_colour(method: str) -> str | None:
+    """The colour of a method's curves, from its record (Fig. 1 of the paper: train-optimal
+    blue, score-driven red, test-optimal green); ``None`` when it has none."""
+    return method_spec(method).colour
 
 #: Figure formats written by default, and all that can be asked for.
 FIGURE_FORMATS: tuple[str, ...] = ("png", "pdf")
@@ -240,12 +238,12 @@ __all__ = [
     "ALLOWED_FIGURE_FORMATS",
     "DATA_COLUMNS",
     "FIGURE_FORMATS",
-    "METHOD_COLOURS",
     "FigureData",
     "RunScores",
     "c_grid",
     "check_figure_formats",
     "gamma_linestyle",
     "gamma_text",
+    "method_colour",
     "save_figure",
 ]

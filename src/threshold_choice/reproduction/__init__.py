@@ -8,7 +8,9 @@ It owns the paper's facts and the workflow's steps, one module each:
 * :mod:`~threshold_choice.reproduction.config`: the checks of the workflow configuration a
   JSON schema cannot express;
 * :mod:`~threshold_choice.reproduction.steps`: one function per Snakemake rule (the scripts in
-  ``workflow/scripts/`` only unpack ``snakemake`` and call them), with ``log_to``;
+  ``workflow/scripts/`` only unpack ``snakemake`` and call them), by concern (``prepare``,
+  ``score``, ``weka``, ``evaluate``, ``report``), with ``log_to``;
+* :mod:`~threshold_choice.reproduction.runs`: the runs table's columns and metadata;
 * :mod:`~threshold_choice.reproduction.scores`, :mod:`~threshold_choice.reproduction.score_cache`,
   :mod:`~threshold_choice.reproduction.provenance`: fitting the registered models on every
   split, the content-addressed cache of their scores, the software versions recorded;

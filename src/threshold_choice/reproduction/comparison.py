@@ -41,6 +41,7 @@ import pyarrow as pa
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction.paper import TOLERANCE
 from threshold_choice.reproduction.tables import (
     BASELINES,
     METHOD_COLUMNS,
@@ -52,7 +53,7 @@ from threshold_choice.reproduction.tables import (
 from threshold_choice.uncertainty import format_gamma
 
 #: half a unit of the published tables' third decimal
-DEFAULT_TOLERANCE = 0.0005
+DEFAULT_TOLERANCE = TOLERANCE  # the paper's precision (reproduction.paper)
 DIFF_COLUMNS: tuple[str, ...] = (
     "key",
     "column",
@@ -762,7 +763,7 @@ def compare_files(
     ``learners`` (default: as stored with the runs, else ``weka``).
     """
     from threshold_choice.reproduction.paper import conditions_note, estimation_note
-    from threshold_choice.reproduction.steps import read_runs_metadata
+    from threshold_choice.reproduction.runs import read_runs_metadata
     from threshold_choice.reproduction.tables import paper_part
 
     published = Path(published_dir)

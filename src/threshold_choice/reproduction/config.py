@@ -171,7 +171,7 @@ def _check_same_conditions(config: Mapping[str, Any], root: Path) -> None:
     (cost distribution, prior, loss), runs that would replace them: the score cache makes a
     folder of one's own cost no refitting."""
     from threshold_choice.reproduction.paper import conditions_note
-    from threshold_choice.reproduction.steps import read_runs_metadata
+    from threshold_choice.reproduction.runs import read_runs_metadata
 
     text = str(config["results"])
     runs = (Path(text) if Path(text).is_absolute() else root / text) / "runs.parquet"
@@ -402,7 +402,7 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     if missing:
         raise UserError(
             f"config: evaluation.methods lacks {', '.join(missing)}; the paper's tables need "
-            "test-optimal, train-optimal, score-driven and rate-driven"
+            f"{', '.join(PAPER_METHODS)}"
         )
     not_run = [m for m in table_methods(config) if m not in config["evaluation"]["methods"]]
     if not_run:

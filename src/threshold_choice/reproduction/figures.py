@@ -50,13 +50,13 @@ from threshold_choice.expected_loss import Estimator, expected_cost_curve, expec
 from threshold_choice.methods import NEEDS_TRAIN, make_selection
 from threshold_choice.plotting._common import (
     FIGURE_FORMATS,
-    METHOD_COLOURS,
     FigureData,
     RunScores,
     c_grid,
     check_figure_formats,
     gamma_linestyle,
     gamma_text,
+    method_colour,
     save_figure,
 )
 from threshold_choice.reproduction.paper import BASELINES, FIGURES, PAPER_METHODS
@@ -347,7 +347,7 @@ def _draw_method_curves(ax: Axes, rows: pd.DataFrame) -> None:
         ax.plot(
             k["x"].to_numpy(),
             k["y"].to_numpy(),
-            color=METHOD_COLOURS.get(method),
+            color=method_colour(method),
             ls=gamma_linestyle(gamma),
             lw=1.6,
             zorder=3,
@@ -395,7 +395,7 @@ def draw_figure8(data: pd.DataFrame) -> Figure:
     _draw_cost_lines(left, rows, numbered=True)
     envelope = rows[rows["kind"] == "curve"]
     left.plot(envelope["x"].to_numpy(), envelope["y"].to_numpy(),
-              color=METHOD_COLOURS["train-optimal"], lw=1.6, label="envelope (train-optimal)")
+              color=method_colour("train-optimal"), lw=1.6, label="envelope (train-optimal)")
     _cost_axes(left, left_panel, legend_title=None)
     _draw_cost_panel(right, data, right_panel)
     fig.suptitle("Fig. 8: J48Unp on 1% of spambase (Appendix B)")

@@ -19,6 +19,11 @@ from typing import Any
 from threshold_choice.methods import PAPER_METHODS
 from threshold_choice.uncertainty import PAPER_GAMMAS
 
+#: the published tables print 3 decimals: a value within half a unit of the last digit is
+#: "equal at the published precision" (the comparison's default tolerance; the config
+#: schema's default is tested equal to it)
+TOLERANCE: float = 0.0005
+
 #: the baseline model types of Table 6, left out of Table 8 and of Fig. 5
 BASELINES: tuple[str, ...] = ("Prior", "Random")
 
@@ -168,6 +173,7 @@ __all__ = [
     "TABLE5_COLUMNS",
     "TABLE7_COLUMNS",
     "TABLE8_COLUMNS",
+    "TOLERANCE",
     "VALUE_COLUMNS",
     "FigureSpec",
     "conditions_note",

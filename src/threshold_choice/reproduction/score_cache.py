@@ -50,7 +50,7 @@ SCORING_CODE: tuple[str, ...] = (
     "splits",
     "reproduction/scores.py",
     "reproduction/score_cache.py",
-    "reproduction/steps.py",  # the score step: class order, splits reader, R stream
+    "reproduction/steps/score.py",  # class order, splits reader, R stream
     "datasets/prepare.py",
     "datasets/table.py",
 )

@@ -45,7 +45,7 @@ from threshold_choice.reproduction.paper import (  # the published tables' colum
     method_column,
     value_columns,
 )
-from threshold_choice.reproduction.steps import RUN_KEYS
+from threshold_choice.reproduction.runs import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the paper's published tables, copied from the shared reference folder

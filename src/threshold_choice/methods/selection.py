@@ -1,0 +1,197 @@
+"""How a threshold choice method is represented: a :class:`Selection` of cost lines.
+
+A threshold choice method maps a presumed cost proportion ``c_hat`` to a threshold, i.e. to
+one of the cost lines of the test scores (or, for rate-driven, to an interpolation between two
+adjacent lines). Because the selected line changes only at finitely many ``c_hat`` (Lemma 1 /
+Theorem 1 of Ferri et al. 2019), every method is represented by a :class:`Selection`: break
+points ``x_1 <= ... <= x_{S-1}`` in ``c_hat`` and, on each segment ``s``, a loss of the form
+
+``loss(c_hat, c) = a00 + a10 * c + (a01 + a11 * c) * phi(c_hat)``
+
+where ``phi`` is the method's *input map* (the identity unless stated: the skew variants use
+the cost-to-skew map, the uncertainty-aware variants the posterior mean). Non-interpolating
+methods have ``a01 = a11 = 0`` (``loss = h(c)``, the selected cost line); rate-driven
+interpolates linearly in ``phi(c_hat)`` between two lines. The fixed methods (score-fixed,
+rate-fixed) have a single segment: one threshold whatever ``c_hat``.
+
+Conventions: class 1 is the class whose probability the scores estimate; a threshold ``t``
+predicts 1 iff ``score > t``; cost lines are indexed as in :mod:`threshold_choice.costlines`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from threshold_choice._typing import FloatArray
+
+Closed = Literal["left", "right"]
+
+
+@dataclass(frozen=True)
+class InputMap:
+    """A non-decreasing map from ``c_hat`` to the quantity the method thresholds on."""
+
+    name: str
+    forward: Callable[[FloatArray], FloatArray]
+    derivative: Callable[[FloatArray], FloatArray] | None = None
+
+
+@dataclass(frozen=True)
+class ArgminRule:
+    """Line selection as the authors' code does it at a given input: the first line of lowest
+    height ``x * (right - left) + left`` among ``select_left/right`` (scanning from the lowest
+    threshold), whose loss is then the line ``eval_left + eval_slope * c``.
+
+    Used when evaluating at individual points (grid and Monte Carlo estimators), so that exact
+    ties between lines (e.g. at ``c = 0.5``) are broken as in the published numbers. Exact
+    integrals do not need it: ties have probability zero.
+    """
+
+    select_left: FloatArray
+    select_right: FloatArray
+    eval_left: FloatArray
+    eval_slope: FloatArray
+
+    def loss(self, x: FloatArray, c: FloatArray, chunk: int = 200_000) -> FloatArray:
+        j = self.select(x, chunk)
+        return self.eval_left[j] + self.eval_slope[j] * c
+
+    def select(self, x: FloatArray, chunk: int = 200_000) -> NDArray[np.intp]:
+        """The line selected at each input ``x``: the first minimum of the heights as
+        computed in floating point, ``x * slope + left``, over all lines (in memory for about
+        ``chunk`` heights at a time). Lines that cannot be the minimum are skipped when that
+        saves work (:func:`_candidate_argmin`), with the same result."""
+        slope = self.select_right - self.select_left
+        left = self.select_left
+        out = np.empty(x.size, dtype=np.intp)
+        # pieces whose block bounds (pieces / _BLOCK x lines) hold at most ``chunk`` numbers
+        piece = max(4 * _BLOCK, chunk // max(1, slope.size) * _BLOCK)
+        step = max(1, chunk // max(1, slope.size))
+        for start in range(0, x.size, piece):
+            xp = x[start : start + piece]
+            fast = _candidate_argmin(xp, slope, left)
+            if fast is not None:
+                out[start : start + piece] = fast
+                continue
+            for lo in range(0, xp.size, step):
+                heights = xp[lo : lo + step, None] * slope[None, :] + left[None, :]
+                # first minimum = lowest threshold
+                out[start + lo : start + lo + step] = np.argmin(heights, axis=1)
+        return out
+
+
+_BLOCK = 100  # inputs per block of the candidate search
+
+
+def _candidate_argmin(
+    x: FloatArray, slope: FloatArray, left: FloatArray
+) -> NDArray[np.intp] | None:
+    """``argmin(x[:, None] * slope + left, axis=1)`` bit for bit, computing the heights of
+    candidate lines only; ``None`` when that would not save work (few lines or inputs) or
+    cannot be decided (non-finite values).
+
+    The sorted inputs are cut into blocks of ``_BLOCK``. On a block ``[xa, xb]`` a line's
+    exact height lies between its heights at the ends, and each computed height is within
+    ``d = 2u (|x| |slope| + |left|)`` of the exact one (two roundings, ``u = 2**-53``). So a
+    line whose lower end minus ``2d`` exceeds ``min over lines of (upper end + 2d)`` is,
+    as computed, above some other line at every input of the block and cannot be the first
+    minimum: only the others are evaluated, in index order, with the same formula. (The
+    margin is taken twice as wide, for the rounding of the bounds themselves.)"""
+    n, m = x.size, slope.size
+    if m < 64 or n < 2 * _BLOCK:
+        return None
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(slope)) and np.all(np.isfinite(left))):
+        return None
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    starts = np.arange(0, n, _BLOCK)
+    xa, xb = xs[starts], xs[np.minimum(starts + _BLOCK, n) - 1]
+    ha = xa[:, None] * slope[None, :] + left[None, :]
+    hb = xb[:, None] * slope[None, :] + left[None, :]
+    reach = np.maximum(np.abs(xa), np.abs(xb))[:, None] * np.abs(slope) + np.abs(left)
+    margin = 8.0 * np.finfo(np.float64).eps * reach  # 4 d, d <= eps * reach
+    with np.errstate(over="ignore"):  # a huge sentinel height may overflow: never a bound
+        upper = np.min(np.maximum(ha, hb) + margin, axis=1)
+        candidate = np.minimum(ha, hb) - margin <= upper[:, None]
+    out = np.empty(n, dtype=np.intp)
+    for block, start in enumerate(starts):  # a few blocks, each a dense array
+        lines = np.flatnonzero(candidate[block])
+        heights = xs[start : start + _BLOCK, None] * slope[lines] + left[lines]
+        out[order[start : start + _BLOCK]] = lines[np.argmin(heights, axis=1)]
+    return out
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A threshold choice method applied to one set of scores (see the module docstring).
+
+    Attributes
+    ----------
+    method:
+        The method's name.
+    coef:
+        ``(S, 4)`` array of ``a00, a10, a01, a11`` per segment.
+    input_breaks:
+        The ``S - 1`` break points in the method's input space (``phi(c_hat)``).
+    breaks:
+        The same break points in ``c_hat`` space (``phi^-1``; ``+-inf`` allowed).
+    closed:
+        ``'left'``: segments are ``[x_s, x_{s+1})``; ``'right'``: ``(x_s, x_{s+1}]``. Matters
+        only when evaluating at a break point exactly.
+    input_map:
+        ``phi``; ``None`` is the identity.
+    ignores_c_hat:
+        The method draws its own uniform ``c_hat`` (score-uniform, rate-uniform): its expected
+        loss is the ``gamma = 0`` one whatever ``gamma``.
+    argmin:
+        Optional tie-faithful point selection (see :class:`ArgminRule`).
+    """
+
+    method: str
+    coef: FloatArray
+    input_breaks: FloatArray
+    breaks: FloatArray
+    closed: Closed
+    input_map: InputMap | None = None
+    ignores_c_hat: bool = False
+    argmin: ArgminRule | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.coef.shape != (self.breaks.size + 1, 4):
+            raise ValueError("coef must have one row per segment (len(breaks) + 1) and 4 columns")
+
+    @cached_property
+    def interpolating(self) -> bool:
+        return bool(np.any(self.coef[:, 2:] != 0))
+
+    def inputs(self, c_hat: ArrayLike) -> FloatArray:
+        x = np.asarray(c_hat, dtype=np.float64)
+        return x if self.input_map is None else self.input_map.forward(x)
+
+    def segment(self, c_hat: ArrayLike) -> NDArray[np.intp]:
+        """Segment index selected at each ``c_hat`` (compared in input space)."""
+        side: Literal["left", "right"] = "left" if self.closed == "right" else "right"
+        return np.searchsorted(self.input_breaks, self.inputs(c_hat), side=side)
+
+    def loss(self, c_hat: ArrayLike, c: ArrayLike) -> FloatArray:
+        """Loss at true cost ``c`` when the method is given ``c_hat`` (broadcast)."""
+        c_hat_arr, c_arr = np.broadcast_arrays(
+            np.asarray(c_hat, dtype=np.float64), np.asarray(c, dtype=np.float64)
+        )
+        shape = c_arr.shape
+        c_hat_flat, c_flat = c_hat_arr.ravel(), c_arr.ravel()
+        x = self.inputs(c_hat_flat)
+        if self.argmin is not None:
+            return self.argmin.loss(x, c_flat).reshape(shape)
+        a = self.coef[self.segment(c_hat_flat)]
+        out = a[:, 0] + a[:, 1] * c_flat + (a[:, 2] + a[:, 3] * c_flat) * x
+        return out.reshape(shape)
+
+
+__all__ = ["ArgminRule", "Closed", "InputMap", "Selection"]

@@ -1,0 +1,79 @@
+"""What every step shares: its log, one-line errors, a job of several datasets, atomic
+writers of tables."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from threshold_choice.atomic import atomic_output
+from threshold_choice.errors import UserError
+
+
+@contextlib.contextmanager
+def log_to(path: Path | str) -> Iterator[None]:
+    """Send the step's output, warnings and logging to ``path``; an error is logged with its
+    traceback there and re-raised (a :class:`UserError` as its one-line message)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as log:
+        handler = logging.StreamHandler(log)
+        logging.getLogger().addHandler(handler)
+        logging.getLogger().setLevel(logging.INFO)
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                yield
+        except UserError as exc:
+            log.write(f"error: {exc}\n")
+            print(f"error: {exc} (log: {path})", file=sys.stderr)
+            raise
+        except BaseException:
+            log.write(traceback.format_exc())
+            raise
+        finally:
+            logging.getLogger().removeHandler(handler)
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one line: a :class:`UserError`'s message, else its type and first line."""
+    if isinstance(exc, UserError):
+        return str(exc)
+    first = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def for_each_dataset(datasets: Sequence[str], logs: Sequence[Path | str],
+                     step: Callable[[int, str], None]) -> None:
+    """Run ``step(i, dataset)`` for each dataset of a job, each with its own log (see
+    :func:`log_to`). A dataset whose step fails does not stop the others: their outputs are
+    written first, then one :class:`UserError` names each failed dataset with its reason and
+    log. (The job fails, so Snakemake runs it again next time; the workflow profile keeps the
+    other datasets' outputs meanwhile, and the score cache makes their refit free.)"""
+    failed = []
+    for i, dataset in enumerate(datasets):
+        try:
+            with log_to(logs[i]):
+                step(i, dataset)
+        except Exception as exc:  # reported below, with its log
+            failed.append(f"{dataset}: {one_line(exc)} (log: {logs[i]})")
+    if failed:
+        raise UserError(f"{len(failed)} of {len(datasets)} datasets of this job failed: "
+                        + "; ".join(failed))
+
+
+def write_parquet(frame: pd.DataFrame, path: Path | str) -> None:
+    """Write ``frame`` to parquet atomically, without the pandas index."""
+    with atomic_output(path) as tmp:
+        frame.to_parquet(tmp, index=False)
+
+
+def write_csv(frame: pd.DataFrame, path: Path | str, **kwargs: Any) -> None:
+    with atomic_output(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as handle:
+        frame.to_csv(handle, index=False, lineterminator="\n", **kwargs)

@@ -1,0 +1,278 @@
+"""The report steps: Table 5, Tables 7 and 8, the figures, the report's first page and
+the comparison with the published numbers."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from threshold_choice.errors import UserError
+
+
+def gamma_of_label(label: str) -> float:
+    from threshold_choice.uncertainty import parse_gamma
+
+    value = parse_gamma(label)
+    return math.inf if math.isinf(value) else value
+
+
+def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
+                formats: Sequence[str] | None = None,
+                published_dir: Path | str | None = None) -> None:
+    """Table 5 (instances, attributes, majority proportion) of the prepared datasets, in
+    ``formats`` (default :data:`threshold_choice.reproduction.tables.TABLE_FORMATS`); a
+    dataset of one's own is numbered as in the extended tables (after the published Table 5
+    of ``published_dir``, in the order given)."""
+    from threshold_choice.datasets import load_prepared
+    from threshold_choice.reproduction.table5 import table5
+    from threshold_choice.reproduction.tables import (
+        PUBLISHED_DIR,
+        TABLE_FORMATS,
+        extended_numbers,
+        write_table,
+    )
+
+    formats = formats or TABLE_FORMATS
+    datasets = [load_prepared(Path(p)) for p in prepared]
+    numbers = extended_numbers([d.name for d in datasets],
+                               Path(published_dir) if published_dir else PUBLISHED_DIR)
+    frame = table5(datasets, numbers)
+    write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
+
+
+def _no_rows(keys: Sequence[str], methods: Sequence[str]) -> pd.DataFrame:
+    """A table with the columns of Table 7 or 8 (``keys``, then the values of ``methods``) and
+    no rows."""
+    from threshold_choice.reproduction.paper import value_columns
+
+    return pd.DataFrame(columns=[*keys, *value_columns(methods)])
+
+
+def step_tables(
+    runs_path: Path | str,
+    gammas: Sequence[str],
+    out_table7: Sequence[Path | str],
+    out_table8: Sequence[Path | str],
+    *,
+    baselines: Sequence[str],
+    published_dir: Path | str,
+    formats: Sequence[str] | None = None,
+    conditions: str = "",
+    methods: Sequence[str] | None = None,
+    datasets: Sequence[str] = (),
+    extended_table7: Sequence[Path | str] = (),
+    extended_table8: Sequence[Path | str] = (),
+) -> None:
+    """Tables 7 (by model) and 8 (by dataset, without the baselines) at each of ``gammas``
+    (labels such as ``inf``, ``16``), written to ``out_table7[i]`` / ``out_table8[i]`` (CSV; the
+    other ``formats``, default :data:`~threshold_choice.reproduction.tables.TABLE_FORMATS`,
+    beside them), with a loss column per method of ``methods`` (default the paper's four).
+
+    These are the paper's tables: over its datasets and model types only
+    (:func:`~threshold_choice.reproduction.tables.paper_part`). When ``extended_table7`` and
+    ``extended_table8`` are given (one per gamma), the same tables over every run go there too,
+    the datasets beyond the paper's numbered after its 26 in the order of ``datasets``.
+    ``conditions``: operating conditions other than the paper's
+    (:func:`threshold_choice.reproduction.paper.conditions_note`), said in every caption
+    together with the fact that the published numbers do not apply."""
+    from threshold_choice.reproduction.paper import PAPER_METHODS
+    from threshold_choice.reproduction.tables import (
+        TABLE_FORMATS,
+        extended_numbers,
+        paper_part,
+        table7,
+        table8,
+        write_table,
+    )
+
+    n = len(gammas)
+    if not n == len(out_table7) == len(out_table8):
+        raise UserError("the tables step needs one Table 7 and one Table 8 output per gamma")
+    if len(extended_table7) not in (0, n) or len(extended_table8) != len(extended_table7):
+        raise UserError("the tables step needs no extended tables or one of each per gamma")
+    formats = formats or TABLE_FORMATS
+    methods = tuple(methods or PAPER_METHODS)
+    runs = pd.read_parquet(runs_path)
+    published = Path(published_dir)
+    # the paper's conditions go unsaid
+    suffix = f" ({conditions}: the published numbers do not apply)" if conditions else ""
+    tables: list[tuple[pd.DataFrame, Sequence[Path | str], Sequence[Path | str], str,
+                       dict[str, int] | None]] = [
+        (paper_part(runs, published), out_table7, out_table8, "", None)]
+    if extended_table7:
+        tables.append((runs, extended_table7, extended_table8,
+                       ", extended (every configured model and dataset)",
+                       extended_numbers(datasets, published)))
+    for frame, paths7, paths8, kind, numbers in tables:
+        for gamma, path7, path8 in zip(gammas, paths7, paths8, strict=True):
+            g = gamma_of_label(gamma)
+            empty = frame.empty  # a configuration without any of the paper's runs
+            write_table(
+                _no_rows(["model"], methods) if empty else
+                table7(frame, g, published_dir=published, methods=methods),
+                Path(path7).with_suffix(""),
+                caption=f"Table 7{kind}: means by model type, gamma = {gamma}{suffix}",
+                formats=formats,
+            )
+            write_table(
+                _no_rows(["number", "dataset"], methods) if empty else
+                table8(frame, g, tuple(baselines), published_dir=published, methods=methods,
+                       numbers=numbers),
+                Path(path8).with_suffix(""),
+                caption=f"Table 8{kind}: means by dataset (non-baseline models), "
+                f"gamma = {gamma}{suffix}",
+                formats=formats,
+            )
+
+
+def _run_scores(path: Path | str, split: int = 1) -> Any:
+    from threshold_choice.plotting._common import RunScores
+
+    return RunScores.from_frame(pd.read_parquet(path), split=split)
+
+
+#: the files of one figure, as a rule names them: each image format and the plotted data (.csv)
+FigureFiles = Sequence[Path | str]
+
+
+def step_figures_runs(
+    runs_path: Path | str, fig5: FigureFiles, fig6: FigureFiles, *, methods: Sequence[str],
+    baselines: Sequence[str], conditions: str = "",
+) -> None:
+    """Figs 5 (expected loss vs gamma per model type, without ``baselines``) and 6 (per-run
+    scatter at gamma = inf and the lowest gamma of the runs, 0 in the paper), each written to
+    its files ``fig5`` / ``fig6``; ``conditions``: operating conditions other than the paper's,
+    for the titles (:func:`threshold_choice.reproduction.paper.conditions_note`)."""
+    from threshold_choice.reproduction.figures import figure5, figure6
+
+    runs = pd.read_parquet(runs_path)
+    figure5(runs, fig5, methods=methods, exclude=tuple(baselines), conditions=conditions)
+    lowest = float(runs["gamma"].min())
+    figure6(runs, fig6, gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,),
+            conditions=conditions)
+
+
+def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles) -> None:
+    """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example), each written to its
+    files."""
+    from threshold_choice.reproduction.figures import figure2, figure8, figure9
+
+    figure2(fig2)
+    figure8(fig8)
+    figure9(fig9)
+
+
+def step_figure1(source: Path | str, fig1: FigureFiles, *, estimator: str,
+                 entry: Mapping[str, Any] | None = None, seed: int = 0,
+                 weka_jar: Path | str | None = None) -> None:
+    """Fig. 1: cost curves of J48Unp on spambase, written to its files. With ``entry`` (the
+    model's registry entry), ``source`` is the prepared spambase and the model is fitted on
+    the authors' split of Fig. 1 (:data:`~threshold_choice.reproduction.paper.FIG1_PROTOCOL`:
+    trained on 1%, tested on the other 99%); without, ``source`` is the model's scores and
+    the first 50/50 split is drawn."""
+    from threshold_choice.plotting._common import RunScores
+    from threshold_choice.reproduction.figures import figure1
+
+    if entry is None:
+        run = _run_scores(source)
+        title = "Fig. 1: J48Unp on spambase, first 50/50 split (\u03b3 = \u221e)"
+    else:
+        from threshold_choice.datasets import load_prepared
+        from threshold_choice.datasets.prepare import class_column
+        from threshold_choice.reproduction.paper import FIG1_PROTOCOL
+        from threshold_choice.reproduction.steps.score import _fit_and_score, _spec_of_entry
+        from threshold_choice.splits.core import RSplitter
+
+        labels, levels = class_column(Path(source))
+        split = RSplitter(train_fraction=FIG1_PROTOCOL["train_fraction"]).split(
+            labels, levels, FIG1_PROTOCOL["seed"])
+        spec = _spec_of_entry(json.dumps(entry, sort_keys=True))
+        scores, timings = _fit_and_score(Path(source), [split], load_prepared(Path(source)),
+                                         spec, seed=seed, weka_jar=weka_jar, frames={})
+        logging.getLogger(__name__).info(
+            "Fig. 1: %s trained on %d rows, tested on %d; %s", spec.name, len(split.train),
+            len(split.test), timings["software"].iloc[0])
+        run = RunScores.from_frame(scores, split=int(scores["split"].iloc[0]))
+        title = "Fig. 1: J48Unp on 1% of spambase, tested on 99% (\u03b3 = \u221e)"
+    figure1(run.test_y, run.test_s, run.train_y, run.train_s, fig1, title=title,
+            estimator=estimator)  # type: ignore[arg-type]
+
+
+def step_credit_a_figures(
+    scores_paths: Sequence[Path | str],
+    figures: Mapping[str, FigureFiles],
+    *,
+    gammas: Sequence[float | str],
+    estimator: str,
+) -> None:
+    """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show;
+    ``figures`` maps each figure drawn (``fig3``, ``fig4``, ``fig7``) to its files. The scores
+    files are named after their model types."""
+    from threshold_choice.reproduction.figures import figure3, figure4, figure7
+    from threshold_choice.reproduction.paper import FIGURES
+
+    draws = {"fig3": figure3, "fig4": figure4, "fig7": figure7}
+    scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
+    g = [gamma_of_label(str(x)) for x in gammas]
+    for name, files in figures.items():
+        if name not in draws:
+            raise UserError(f"the credit-a figures are {', '.join(draws)}, not {name}")
+        missing = [m for m in FIGURES[name].models if m not in scores]
+        if missing:
+            raise UserError(f"{name} needs the credit-a scores of {', '.join(missing)}; "
+                            "add them to the inputs")
+        draws[name](scores, files, gammas=g, estimator=estimator)  # type: ignore[operator]
+
+
+def step_report_page(
+    comparison: Mapping[str, Path | str],
+    tables: Mapping[str, Path | str],
+    timings: Sequence[Path | str],
+    out: Path | str,
+    *,
+    tolerance: float,
+) -> None:
+    """The report's first page (:func:`threshold_choice.reproduction.report.headline_rst`)
+    from the comparison's outputs ``comparison`` (``summary``, ``findings``, ``table5``,
+    ``table7``, ``table8`` diffs), our ``tables`` at gamma = inf (``table7``, ``table8``) and
+    the score jobs' ``timings`` files (their ``software`` column), written to ``out``."""
+    from threshold_choice.atomic import write_text_atomic
+    from threshold_choice.reproduction.report import headline_rst
+
+    def read(path: Path | str) -> pd.DataFrame:
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+    diffs = {name: read(comparison[name]).fillna({"cause": ""})
+             for name in ("table5", "table7", "table8")}
+    findings = read(comparison["findings"]).fillna({"cause": ""})
+    software = {line for path in timings
+                for line in pd.read_csv(path, usecols=["software"])["software"]}
+    text = headline_rst(read(comparison["summary"]), findings, diffs,
+                        {name: read(path) for name, path in tables.items()},
+                        sorted(software), tolerance=tolerance)
+    write_text_atomic(out, text)
+
+
+def step_compare(
+    tables: Mapping[str, Path | str],
+    runs_path: Path | str,
+    outputs: Mapping[str, Path | str],
+    *,
+    published_dir: Path | str,
+    tolerance: float,
+    baselines: Sequence[str],
+) -> None:
+    """Cell-by-cell comparison of ``tables`` (``table5``, ``table7``, ``table8`` at gamma = inf)
+    with the published tables, and the Sect. 6 findings on ``runs_path`` (``baselines``: the
+    configured baseline model types, left out where the findings speak of the non-baseline
+    ones), written to ``outputs`` (``table5``, ``table7``, ``table8`` diffs, ``summary``,
+    ``findings``); :func:`threshold_choice.reproduction.comparison.compare_files`."""
+    from threshold_choice.reproduction.comparison import compare_files
+
+    compare_files(tables, runs_path, outputs, published_dir, tolerance, baselines=baselines)
