@@ -5,6 +5,7 @@ extra (the dataset tools, which read the registries and schemas shipped in the p
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -70,6 +71,8 @@ def wheel(tmp_path_factory) -> Path:
 
 
 def _environment(where: Path, requirement: str) -> Path:
+    if importlib.util.find_spec("ensurepip") is None:  # e.g. Debian's python3 without -venv
+        pytest.skip("this Python cannot create a virtual environment with pip (no ensurepip)")
     venv.create(where / "env", with_pip=True, clear=True)
     python = where / "env" / "bin" / "python"
     _ok(_run([str(python), "-m", "pip", "install", "-q", requirement], cwd=where))
