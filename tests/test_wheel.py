@@ -5,6 +5,7 @@ extra (the dataset tools, which read the registries and schemas shipped in the p
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
 import subprocess
@@ -84,7 +85,7 @@ def test_the_core_install_runs_the_library_the_cli_and_a_display(wheel, tmp_path
     work = tmp_path / "elsewhere"
     work.mkdir()
     losses = _ok(_run([str(python), "-c", CORE_USE], cwd=work))
-    assert len(eval(losses)) == 4  # 2 methods x 2 gammas
+    assert len(ast.literal_eval(losses)) == 4  # 2 methods x 2 gammas
     assert (work / "curves.png").stat().st_size > 10_000
     (work / "scores.csv").write_text("label,score\n1,0.9\n0,0.2\n1,0.6\n0,0.4\n1,0.3\n")
     cli = tmp_path / "env" / "bin" / "threshold-choice"

@@ -44,7 +44,6 @@ from threshold_choice.evaluation import LossSettings, as_loss_settings, expected
 from threshold_choice.expected_loss import _mapped_moments, expected_loss
 from threshold_choice.methods import (
     GAMMA_AWARE,
-    LABEL_FREE_BREAKS,
     PAPER_METHODS,
     Selection,
     make_selection,
@@ -53,10 +52,6 @@ from threshold_choice.methods import (
 from threshold_choice.metrics import METRICS, compute_metrics
 from threshold_choice.uncertainty import PAPER_GAMMAS, moment_table, parse_gamma
 
-#: methods whose break points in c_hat do not depend on the test labels: their exact expected
-#: loss is linear in the test cost lines (given the training scores and gamma); the records'
-#: ``label_free_breaks`` (:data:`~threshold_choice.methods.LABEL_FREE_BREAKS`)
-FIXED_BREAK_METHODS = LABEL_FREE_BREAKS
 #: the metrics with bootstrap intervals: those of the tables and Hand's H (whose Beta belief
 #: is its own, whatever the settings); not the bounded scores, which depend on the settings'
 #: cost distribution
@@ -625,7 +620,6 @@ def add_intervals(
 
 __all__ = [
     "BOOTSTRAP_METRICS",
-    "FIXED_BREAK_METHODS",
     "Bootstrap",
     "add_intervals",
     "bootstrap",

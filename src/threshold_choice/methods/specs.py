@@ -211,9 +211,8 @@ class MethodNames(Sequence[str]):
         return spec is not None and self._keep(spec)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence | set | frozenset) and not isinstance(other, str):
-            return (set(self) == set(other) if isinstance(other, set | frozenset)
-                    else self._names() == tuple(other))
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._names() == tuple(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # it changes with the registry

@@ -175,5 +175,5 @@ def _switches(
     return pd.DataFrame(rows, columns=["gamma", "before", "after", "expected_loss"])
 
 
-__all__ = ["ORACLES", "CertaintyDisplay", "default_gammas", "from_uncertainty",
+__all__ = ["CertaintyDisplay", "default_gammas", "from_uncertainty",
            "to_uncertainty"]
