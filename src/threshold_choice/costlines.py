@@ -154,7 +154,9 @@ class CostLines:
     def slope(self) -> FloatArray:
         return self.right - self.left
 
-    @cached_property
+    # (rates and thresholds are computed at each use, not kept: one method uses each, and a
+    # run of many methods on 10^7 scores keeps as few arrays of that size as it can)
+    @property
     def rates(self) -> FloatArray:
         """``rates[j]`` = fraction of examples predicted 0 by line ``j`` (``r_0 = 0, r_m = 1``),
         under the deployment prior when one is set."""
@@ -162,7 +164,7 @@ class CostLines:
             return (self.n0_le + self.n1_le) / self.n
         return self.pi0 * (self.n0_le / self.n0) + self.pi1 * (self.n1_le / self.n1)
 
-    @cached_property
+    @property
     def thresholds(self) -> FloatArray:
         """A threshold realising each line: the midpoint between consecutive distinct scores,
         ``-inf`` for line 0 (all predicted 1) and ``+inf`` for line ``m`` (all predicted 0)."""

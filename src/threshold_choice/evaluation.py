@@ -6,6 +6,7 @@ The ``threshold-choice loss`` command is :mod:`threshold_choice.cli.loss`.
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -17,14 +18,13 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
-from threshold_choice.costlines import check_prior
+from threshold_choice.costlines import CostLines, check_prior
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import (
     ESTIMATORS,
     Estimator,
-    PlanCache,
     draw_c_hat,
-    expected_loss_batch,
+    losses_at_gammas,
 )
 from threshold_choice.fmeasure import loss_context
 from threshold_choice.methods import (
@@ -186,10 +186,17 @@ def expected_losses(
     )
 
 
-#: the selections of one run (test and training scores) that do not depend on gamma: the
-#: plain methods and the bases of the aware ones
-_Run = dict[str, Selection]
-_Key = tuple[int, float, int]
+@dataclass(frozen=True)
+class _Run:
+    """One run's checked cost lines, from which each method's selection is built when it is
+    evaluated (and dropped after: one selection in memory at a time)."""
+
+    test: CostLines
+    train: CostLines | None
+    options: Mapping[str, Any]
+
+    def selection(self, method: str) -> Selection:
+        return make_selection(method, self.test, train=self.train, **self.options)
 
 
 @dataclass(frozen=True)
@@ -254,63 +261,57 @@ class LossBatch:
             raise UserError(
                 f"{needs} select(s) thresholds on training scores: give the training scores"
             )
-        options = settings.selection_options()
-        return {
-            m: make_selection(m, test, train=train, **options)
-            for m in dict.fromkeys(method_spec(m).aware_of or m for m in methods)
-        }
-
-    def _evaluate_all(self, sels: Sequence[Selection], gamma: float, draws: Any,
-                      plans: PlanCache) -> list[float]:
-        settings = self.settings
-        estimate = {"estimator": settings.estimator, "grid_size": settings.grid_size,
-                    "c_hat": draws, "distribution": settings.distribution}
-        if self.loss_function == "accuracy":  # one pass over the moment table for all
-            return expected_loss_batch(sels, gamma, plans=plans, **estimate)
-        return [self.evaluate(sel, gamma, **estimate) for sel in sels]
+        return _Run(test, train, settings.selection_options())
 
     def losses(self, runs: Sequence[_Run]) -> list[list[float]]:
         """The expected losses of each run, by gamma then method (the rows of
-        :func:`expected_losses`)."""
-        settings, methods = self.settings, self.methods
-        distribution = settings.distribution
-        aware = [m for m in methods if m in GAMMA_AWARE]
-        aware_bases = [run[method_spec(m).aware_of] for run in runs for m in aware]
-        uniform_c_hat = None
-        if settings.estimator == "montecarlo":
-            uniform_c_hat = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
-        plans: PlanCache = {}
-        # A loss depends on the selection, the gamma it sees (0 for the *-uniform methods) and
-        # the draws: each is computed once, e.g. the *-uniform ones at the first gamma only.
-        # The entries hold the selections and draws, so that no id in a key is reused.
-        done: dict[_Key, tuple[Selection, Any, float]] = {}
-        losses: list[list[float]] = [[] for _ in runs]
-        for gamma in self.gammas:
-            c_hat = None
-            if settings.estimator == "montecarlo":
-                c_hat = draw_c_hat(gamma, settings.grid_size, _draw_seed(settings.seed, gamma))
-            aware_sels = aware_bases
-            # from the certainty limit on, m(c_hat) = c_hat: the aware variants are their bases
-            if aware and gamma < certainty_limit(distribution):
-                aware_sels = uncertainty_aware_many(aware_bases, gamma, distribution)
-            keys: list[dict[str, _Key]] = []
-            todo: dict[int, tuple[Any, dict[_Key, Selection]]] = {}
-            for r, run in enumerate(runs):
-                selections = dict(run)
-                mine = aware_sels[r * len(aware) : (r + 1) * len(aware)]
-                selections.update(zip(aware, mine, strict=True))
-                keys.append({})
-                for method in methods:
-                    sel = selections[method]
-                    draws = uniform_c_hat if (c_hat is not None and sel.ignores_c_hat) else c_hat
-                    key = keys[r][method] = (id(sel), 0.0 if sel.ignores_c_hat else gamma,
-                                             id(draws))
-                    if key not in done:
-                        todo.setdefault(id(draws), (draws, {}))[1][key] = sel
-            for draws, group in todo.values():
-                values = self._evaluate_all(list(group.values()), gamma, draws, plans)
-                for (key, sel), value in zip(group.items(), values, strict=True):
-                    done[key] = (sel, draws, value)
-            for run_losses, run_keys in zip(losses, keys, strict=True):
-                run_losses.extend(done[run_keys[m]][2] for m in methods)
+        :func:`expected_losses`). Method by method: a selection is built, evaluated at every
+        gamma in one pass over its segments and dropped, so memory holds one at a time."""
+        settings, methods, gammas = self.settings, self.methods, self.gammas
+        draws: list[Any] = [None] * len(gammas)
+        uniform_draws: list[Any] = draws
+        if settings.estimator == "montecarlo":  # one stream per gamma, shared by all methods
+            draws = [draw_c_hat(g, settings.grid_size, _draw_seed(settings.seed, g))
+                     for g in gammas]
+            uniform = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
+            uniform_draws = [uniform] * len(gammas)
+        limit = certainty_limit(settings.distribution)
+        # the methods by the selection they start from (an aware method: its base's)
+        groups: dict[str, list[int]] = {}
+        for j, method in enumerate(methods):
+            groups.setdefault(method_spec(method).aware_of or method, []).append(j)
+        losses: list[list[float]] = []
+        for run in runs:
+            out = [math.nan] * (len(gammas) * len(methods))
+            for base, members in groups.items():
+                sel = run.selection(base)
+                plain = [j for j in members if methods[j] not in GAMMA_AWARE]
+                aware = [j for j in members if methods[j] in GAMMA_AWARE]
+                if plain:
+                    mine = uniform_draws if sel.ignores_c_hat else draws
+                    for g, value in enumerate(self._losses(sel, gammas, mine)):
+                        for j in plain:
+                            out[g * len(methods) + j] = value
+                for g, gamma in enumerate(gammas if aware else ()):
+                    # from the certainty limit on, m(c_hat) = c_hat: the aware variant is its base
+                    chosen = sel if gamma >= limit else uncertainty_aware_many(
+                        [sel], gamma, settings.distribution)[0]
+                    value = self._losses(chosen, [gamma], draws[g : g + 1])[0]
+                    for j in aware:
+                        out[g * len(methods) + j] = value
+                    del chosen
+                del sel
+            losses.append(out)
         return losses
+
+    def _losses(self, sel: Selection, gammas: Sequence[float], draws: Sequence[Any]
+                ) -> list[float]:
+        settings = self.settings
+        if self.loss_function == "accuracy":
+            return losses_at_gammas(sel, gammas, estimator=settings.estimator,
+                                    grid_size=settings.grid_size, draws=draws,
+                                    distribution=settings.distribution)
+        return [self.evaluate(sel, gamma, estimator=settings.estimator,
+                              grid_size=settings.grid_size, c_hat=given,
+                              distribution=settings.distribution)
+                for gamma, given in zip(gammas, draws, strict=True)]

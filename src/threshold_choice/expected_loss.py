@@ -27,7 +27,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -44,8 +44,11 @@ from threshold_choice.uncertainty import (
     GAMMA_WINDOWED,
     PAPER_GRID_SIZE,
     CMeasure,
+    Increments,
     MomentTable,
+    Points,
     Uncertainty,
+    Weighted,
     certainty_limit,
     check_grid_size,
     moment_table,
@@ -105,6 +108,12 @@ class _MappedPlan:
     weights: FloatArray  # (panels, nodes), dc_hat and phi' included
     first: NDArray[np.intp] | None  # first panel of each piece when pieces have several
     piece_segment: NDArray[np.intp] | None  # segment of each piece when cut at ``cuts``
+    panel_segment: NDArray[np.intp]  # segment of each panel
+
+    @property
+    def block(self) -> int:
+        """Panels whose nodes are evaluated at once."""
+        return max(1, _CHUNK_NODES // self.nodes.shape[1])
 
 
 def _mapped_plan(
@@ -124,32 +133,34 @@ def _mapped_plan(
         lo, width = pieces[:-1], np.diff(pieces)
     counts = np.maximum(1, np.ceil(width / panel)).astype(np.intp)
     first = None
+    panel_piece = np.arange(counts.size)
     if counts.size < counts.sum():  # wide segments: several panels each
         first = np.cumsum(counts) - counts
-        seg = np.repeat(np.arange(counts.size), counts)
+        panel_piece = seg = np.repeat(np.arange(counts.size), counts)
         width = width[seg] / counts[seg]
         lo = lo[seg] + (np.arange(seg.size) - first[seg]) * width
+    panel_segment = panel_piece if piece_segment is None else piece_segment[panel_piece]
     half = width / 2.0
     nodes = (lo + half)[:, None] + half[:, None] * _GL_T[None, :]
     x = expit(nodes)
     # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
     weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
-    return _MappedPlan(phi, nodes, x, weights, first, piece_segment)
+    return _MappedPlan(phi, nodes, x, weights, first, piece_segment, panel_segment)
 
 
 def _apply_mapped_plan(
-    plan: _MappedPlan,
-    g_edges: FloatArray,
-    cdf_at: Callable[[FloatArray, FloatArray], FloatArray],
+    plan: _MappedPlan, g_edges: FloatArray, g_nodes_of: Callable[[int], FloatArray]
 ) -> FloatArray:
+    """The mapped moments of ``plan`` for each row of ``g_edges`` (``G`` at the segment
+    edges); ``g_nodes_of(lo)``: ``G`` at the nodes of the block of panels from ``lo``."""
     phi, nodes = plan.phi, plan.nodes
     out = phi[1:] * g_edges[:, 1:] - phi[:-1] * g_edges[:, :-1]
     # panel by panel in blocks (each panel's sum is the same): G at the nodes of a block only
     sums = np.empty((g_edges.shape[0], nodes.shape[0]))
-    step = max(1, _CHUNK_NODES // nodes.shape[1])
+    step = plan.block
     for lo in range(0, nodes.shape[0], step):
         block = slice(lo, lo + step)
-        g_nodes = cdf_at(plan.x[block].ravel(), nodes[block].ravel())
+        g_nodes = g_nodes_of(lo)
         sums[:, block] = np.einsum("ksn,sn->ks", g_nodes.reshape(-1, *nodes[block].shape),
                                    plan.weights[block])
     if plan.first is not None:
@@ -174,74 +185,107 @@ def _mapped_moments(
     ``|w| <= 30`` (``phi`` at the cut edges): the mass of ``dG`` beyond, < 1e-12, is left out.
     ``cuts``: points of ``w`` where ``G`` changes fast (a moment table's refined cells):
     segments are split there, so that no panel straddles them."""
-    return _apply_mapped_plan(_mapped_plan(sel, edges, panel, cuts), g_edges, cdf_at)
+    plan = _mapped_plan(sel, edges, panel, cuts)
+
+    def g_nodes_of(lo: int) -> FloatArray:
+        block = slice(lo, lo + plan.block)
+        return cdf_at(plan.x[block].ravel(), plan.nodes[block].ravel())
+
+    return _apply_mapped_plan(plan, g_edges, g_nodes_of)
 
 
-#: the gamma-independent quadratures of the skew variants, per selection and table cuts
-#: (kept by a caller that integrates the same selections at several gammas)
-PlanCache = dict[int, tuple[Selection, bytes, _MappedPlan]]
+# -- the integrator ----------------------------------------------------------------------------
+
+#: segments integrated at once: a chunk's temporaries take a few MB per table, whatever the
+#: number of segments (a selection of at most this many segments is summed in one piece)
+_SEGMENT_CHUNK = 1 << 16
 
 
-def _cached_plan(
-    sel: Selection, edges: FloatArray, cuts: FloatArray, plans: PlanCache | None
-) -> _MappedPlan:
-    if plans is None:
-        return _mapped_plan(sel, edges, cuts=cuts)
-    key = cuts.tobytes()
-    hit = plans.get(id(sel))
-    # the entry holds the selection, so its id cannot be reused while the entry lives
-    if hit is not None and hit[0] is sel and hit[1] == key:
-        return hit[2]
-    plan = _mapped_plan(sel, edges, cuts=cuts)
-    plans[id(sel)] = (sel, key, plan)
-    return plan
-
-
-def _integrate_many(
-    sels: Sequence[Selection],
-    gamma: float,
-    grid_size: int | None,
-    distribution: CostDistribution,
-    plans: PlanCache | None = None,
-) -> list[float]:
-    """``sum over segments of coef . dG``: the expected loss of each selection from the moment
-    table of ``(gamma, grid_size, distribution)`` (the exact estimator; the grid one up to
-    ``GAMMA_WINDOWED``). The table is read at each selection's segment edges, the rows it
-    needs only (``G00, G10`` for the lines; ``G01, G11`` for interpolation in ``c_hat``
-    itself), one selection at a time: memory stays a few arrays of one selection's size, and
-    a selection's loss does not depend on the batch (bit for bit)."""
-    table = moment_table(gamma, grid_size, distribution)
-    out = []
-    for sel in sels:
-        terms = _segment_terms(sel, table, plans)
-        total = terms[0] @ terms[1] + terms[2] @ terms[3]
-        if len(terms) > 4:
-            total += terms[4] @ terms[5] + terms[6] @ terms[7]
-        out.append(float(total))
-    return out
-
-
-def _segment_terms(
-    sel: Selection, table: MomentTable, plans: PlanCache | None = None
+def _chunk_terms(
+    sel: Selection, part: slice, points: Points, table: MomentTable,
+    plans: dict[bytes, _MappedPlan],
 ) -> list[FloatArray]:
-    """Per segment of ``sel``, pairs (coefficient, integral) whose products summed give its
-    expected loss from ``table``: ``a00, dG00, a10, dG10`` and, for an interpolating method,
-    ``a01, d(G01), a11, d(G11)`` (or the mapped moments of the skew variants). The table is
-    read at the segment edges, the rows needed only."""
-    edges = _segment_edges(sel)
-    n_rows = 4 if sel.interpolating and sel.input_map is None else 2
-    g = table(edges, rows=n_rows)
+    """For the segments ``part`` of ``sel`` (edges at ``points``), pairs (coefficient,
+    integral) whose products summed give their expected loss from ``table``: ``a00, dG00,
+    a10, dG10`` and, for an interpolating method, ``a01, d(G01), a11, d(G11)`` (or the mapped
+    moments of the skew variants). The table is read at the edges, the rows needed only;
+    ``plans`` keeps the skew variants' quadratures of this chunk (per table cuts)."""
+    mapped = sel.interpolating and sel.input_map is not None
+    g = table.read(points, rows=4 if sel.interpolating and not mapped else 2)
     dg = np.diff(g, axis=1)
-    a = sel.coef
+    a = sel.coef[part]
     terms = [a[:, 0], dg[0], a[:, 1], dg[1]]
-    if sel.interpolating:
-        if sel.input_map is None:
-            terms += [a[:, 2], dg[2], a[:, 3], dg[3]]
-        else:
-            plan = _cached_plan(sel, edges, table.cuts, plans)
-            moments = _apply_mapped_plan(plan, g[:2], lambda x, w: table.at_logit(w, rows=2))
-            terms += [a[:, 2], moments[0], a[:, 3], moments[1]]
-    return terms
+    if not sel.interpolating:
+        return terms
+    if not mapped:
+        return [*terms, a[:, 2], dg[2], a[:, 3], dg[3]]
+    cuts = table.cuts
+    plan = plans.get(cuts.tobytes())
+    if plan is None:
+        plan = plans[cuts.tobytes()] = _mapped_plan(sel, points.x, cuts=cuts)
+    def g_nodes_of(lo: int) -> FloatArray:
+        return table.at_logit(plan.nodes[lo : lo + plan.block].ravel(), rows=2)
+
+    moments = _apply_mapped_plan(plan, g, g_nodes_of)
+    return [*terms, a[:, 2], moments[0], a[:, 3], moments[1]]
+
+
+def _segment_chunks(sel: Selection) -> Iterator[tuple[slice, Points]]:
+    """The segments of ``sel`` in chunks of :data:`_SEGMENT_CHUNK`, with their edges."""
+    edges = _segment_edges(sel)
+    for lo in range(0, edges.size - 1, _SEGMENT_CHUNK):
+        part = slice(lo, min(lo + _SEGMENT_CHUNK, edges.size - 1))
+        yield part, Points(edges[part.start : part.stop + 1])
+
+
+def _mapped_sums(
+    sel: Selection, part: slice, points: Points, cuts: FloatArray
+) -> tuple[Increments, Weighted, Weighted]:
+    """The segments ``part`` of a skew variant as sums over ``G00, G10`` (rows), by parts
+    (:func:`_mapped_moments`): per segment ``s`` and row,
+    ``a0_s dG_s + a1_s ([phi G]_s - sum over its nodes n of weight_n G(n))`` with
+    ``[phi G]_s = phi_{s+1} dG_s + (phi_{s+1} - phi_s) G(x_s)``."""
+    a = sel.coef[part]
+    plan = _mapped_plan(sel, points.x, cuts=cuts)
+    phi = plan.phi
+    increments = Increments(points, (a[:, :2] + a[:, 2:] * phi[1:, None]).T)
+    starts = Weighted(points, np.hstack([(a[:, 2:] * np.diff(phi)[:, None]).T,
+                                         np.zeros((2, 1))]))
+    node_weights = -a[plan.panel_segment, 2:].T[:, :, None] * plan.weights[None]
+    nodes = Weighted(Points.from_logit(plan.nodes.ravel()),
+                     node_weights.reshape(2, plan.nodes.size))
+    return increments, starts, nodes
+
+
+def _integrate(sel: Selection, tables: Sequence[MomentTable]) -> list[float]:
+    """The engine: ``sum over the segments of sel of coef . dG`` for each moment table, i.e.
+    the expected loss of ``sel`` at each table's ``(gamma, measure)`` (Theorem 1; the exact
+    estimator, and the grid one up to ``GAMMA_WINDOWED``).
+
+    Each is a sum of increments of the table's rows over the segments (and, for the skew
+    variants' interpolation, of the rows at quadrature nodes): the work that does not depend
+    on the table (the points' cells, the weights' power sums per cell; see
+    :class:`~threshold_choice.uncertainty.Increments`) is done once per selection, and each
+    table costs O(cells occupied). One pass over the segments in chunks of
+    :data:`_SEGMENT_CHUNK`: memory is a few MB whatever the number of segments, and a
+    selection's loss at one table does not depend on the other tables (bit for bit)."""
+    totals = [0.0] * len(tables)
+    interpolating, mapped = sel.interpolating, sel.input_map is not None
+    for part, points in _segment_chunks(sel):
+        plain = None
+        sets: dict[bytes, tuple[Increments, Weighted, Weighted]] = {}  # per table cuts
+        for i, table in enumerate(tables):
+            if interpolating and mapped:
+                key = table.cuts.tobytes()
+                if key not in sets:
+                    sets[key] = _mapped_sums(sel, part, points, table.cuts)
+                totals[i] += sum(table.integrate(piece) for piece in sets[key])
+                continue
+            if plain is None:
+                a = sel.coef[part] if interpolating else sel.coef[part, :2]
+                plain = Increments(points, a.T)
+            totals[i] += table.integrate(plain)
+    return totals
 
 
 def windowed_expected_cost(
@@ -363,49 +407,72 @@ def expected_loss_batch(
     seed: int | None = None,
     c_hat: ArrayLike | None = None,
     distribution: CostDistribution | str = UNIFORM,
-    plans: PlanCache | None = None,
 ) -> list[float]:
     """``[expected_loss(sel, gamma, ...) for sel in sels]`` bit for bit, with the arguments
-    checked once and the moment table evaluated once for all the selections it integrates at
-    the same ``gamma`` (:func:`_integrate_many`). ``plans``: see :data:`PlanCache`."""
-    gammas = [_effective_gamma(sel, gamma) for sel in sels]
-    for gamma_eff in dict.fromkeys(gammas):
-        Uncertainty(gamma_eff)  # validates gamma
+    checked once and the Monte Carlo draws made once for all the selections."""
+    Uncertainty(float(gamma))  # validates gamma, also for the methods that ignore it
     distribution = parse_cost_distribution(distribution)
-    out = [math.nan] * len(sels)
-    integrate: dict[tuple[float, int | None], list[int]] = {}
-    if estimator == "exact":
-        limit = certainty_limit(distribution)
-        for i, gamma_eff in enumerate(gammas):
-            # from the limit on, the gamma = inf value (within 1e-12, uncertainty.certainty_limit)
-            key = (math.inf if gamma_eff >= limit else gamma_eff, None)
-            integrate.setdefault(key, []).append(i)
-    elif estimator not in ESTIMATORS:
+    draws: dict[float, FloatArray] = {}  # per effective gamma, drawn once for all
+    out = []
+    for sel in sels:
+        given = None
+        if estimator == "montecarlo":
+            gamma_eff = _effective_gamma(sel, gamma)
+            if gamma_eff not in draws:
+                draws[gamma_eff] = np.asarray(
+                    draw_c_hat(gamma_eff, grid_size, seed) if c_hat is None else c_hat,
+                    dtype=np.float64)
+            given = draws[gamma_eff]
+        out += losses_at_gammas(sel, [gamma], estimator=estimator, grid_size=grid_size,
+                                draws=[given], distribution=distribution)
+    return out
+
+
+def losses_at_gammas(
+    sel: Selection,
+    gammas: Sequence[float],
+    *,
+    estimator: Estimator = "exact",
+    grid_size: int = PAPER_GRID_SIZE,
+    draws: Sequence[FloatArray | None] | None = None,
+    distribution: CostDistribution | str = UNIFORM,
+) -> list[float]:
+    """``[expected_loss(sel, gamma, ...) for gamma in gammas]`` bit for bit, in one pass over
+    the selection's segments for all the gammas that integrate a moment table
+    (:func:`_integrate`; gammas with the same effective table are integrated once).
+    ``draws``: for ``montecarlo``, the presumed costs drawn for each gamma (one per grid
+    point)."""
+    distribution = parse_cost_distribution(distribution)
+    if estimator not in ESTIMATORS:
         raise UserError(f"unknown estimator {estimator!r}; choose from {', '.join(ESTIMATORS)}")
-    else:
-        measure = CMeasure(grid_size, distribution)
+    out = [math.nan] * len(gammas)
+    integrate: dict[tuple[float, int | None], list[int]] = {}
+    limit = certainty_limit(distribution)
+    measure = CMeasure(grid_size, distribution) if estimator != "exact" else None
+    for i, gamma in enumerate(gammas):
+        gamma_eff = _effective_gamma(sel, gamma)
+        Uncertainty(gamma_eff)  # validates gamma
+        if measure is None:
+            # from the limit on, the gamma = inf value (within 1e-12, uncertainty.certainty_limit)
+            integrate.setdefault((math.inf if gamma_eff >= limit else gamma_eff, None),
+                                 []).append(i)
+            continue
         c = paper_grid(grid_size)
-        draws: dict[float, FloatArray] = {}  # per effective gamma, drawn once for all
-        for i, (sel, gamma_eff) in enumerate(zip(sels, gammas, strict=True)):
-            if estimator == "montecarlo":
-                if gamma_eff not in draws:
-                    given = draw_c_hat(gamma_eff, grid_size, seed) if c_hat is None else c_hat
-                    draws[gamma_eff] = np.asarray(given, dtype=np.float64)
-                    if draws[gamma_eff].shape != c.shape:
-                        raise UserError(f"need one c_hat per grid point ({c.size}), got "
-                                        f"{draws[gamma_eff].shape}")
-                out[i] = _grid_mean(sel.loss(draws[gamma_eff], c), measure)
-            elif math.isinf(gamma_eff):
-                out[i] = _grid_mean(sel.loss(c, c), measure)
-            elif gamma_eff > GAMMA_WINDOWED:
-                out[i] = _grid_mean(windowed_expected_cost(sel, gamma_eff, c), measure)
-            else:
-                integrate.setdefault((gamma_eff, grid_size), []).append(i)
-    for (gamma_eff, table_grid), where in integrate.items():
-        values = _integrate_many(
-            [sels[i] for i in where], gamma_eff, table_grid, distribution, plans
-        )
-        for i, value in zip(where, values, strict=True):
+        if estimator == "montecarlo":
+            given = None if draws is None else draws[i]
+            if given is None or np.shape(given) != c.shape:
+                raise UserError(f"need one c_hat per grid point ({c.size}), got "
+                                f"{None if given is None else np.shape(given)}")
+            out[i] = _grid_mean(sel.loss(given, c), measure)
+        elif math.isinf(gamma_eff):
+            out[i] = _grid_mean(sel.loss(c, c), measure)
+        elif gamma_eff > GAMMA_WINDOWED:
+            out[i] = _grid_mean(windowed_expected_cost(sel, gamma_eff, c), measure)
+        else:
+            integrate.setdefault((gamma_eff, grid_size), []).append(i)
+    tables = [moment_table(g, n, distribution) for g, n in integrate]
+    for where, value in zip(integrate.values(), _integrate(sel, tables), strict=True):
+        for i in where:
             out[i] = value
     return out
 
@@ -465,8 +532,11 @@ def segment_contributions(
     sum is :func:`expected_loss` (exact estimator) up to rounding."""
     distribution = parse_cost_distribution(distribution)
     table = moment_table(_effective_gamma(sel, gamma), None, distribution)
-    terms = _segment_terms(sel, table)
-    out = terms[0] * terms[1] + terms[2] * terms[3]
-    if len(terms) > 4:
-        out += terms[4] * terms[5] + terms[6] * terms[7]
-    return out
+    parts = []
+    for part, points in _segment_chunks(sel):
+        terms = _chunk_terms(sel, part, points, table, {})
+        out = terms[0] * terms[1] + terms[2] * terms[3]
+        if len(terms) > 4:
+            out += terms[4] * terms[5] + terms[6] * terms[7]
+        parts.append(out)
+    return np.concatenate(parts)

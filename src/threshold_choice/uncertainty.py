@@ -61,9 +61,10 @@ import zipfile
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from scipy.interpolate import CubicSpline
 from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma, xlogy
 
@@ -337,33 +338,184 @@ def _hermite_coefficients(
     return np.stack([y0, d0, 3 * (y1 - y0) - 2 * d0 - d1, 2 * (y0 - y1) + d0 + d1], axis=1)
 
 
+_Cells = tuple[NDArray[np.intp], FloatArray, Any]  # cell, position in it, its width
+
+
+def _cells(w: FloatArray, grid: _Grid | None) -> _Cells:
+    """Each ``w`` (clipped to ``[-_W, _W]``) placed in the grid: its cell ``k``, its position
+    ``t`` in [0, 1] within it and the cell's width."""
+    if grid is None or grid.regular:
+        pos = (np.clip(w, -_W, _W) + _W) / _H
+        k = np.minimum(pos.astype(np.intp), _REGULAR_EDGES.size - 2)
+        return k, pos - k, _H
+    wc = np.clip(w, -_W, _W)
+    k = np.clip(np.searchsorted(grid.edges, wc, side="right") - 1, 0, grid.widths.size - 1)
+    scale = grid.widths[k]
+    return k, (wc - grid.edges[k]) / scale, scale
+
+
 def _hermite(
     coefficients: FloatArray, w: FloatArray, grid: _Grid | None = None, *,
     derivative: bool = False,
 ) -> FloatArray | tuple[FloatArray, FloatArray]:
     """Evaluate the interpolant of :func:`_hermite_coefficients` at ``w`` (clipped to the
     grid ``[-_W, _W]``); optionally also its derivative in ``w``."""
-    if grid is None or grid.regular:
-        pos = (np.clip(w, -_W, _W) + _W) / _H
-        k = np.minimum(pos.astype(np.intp), coefficients.shape[2] - 1)
-        t = pos - k
-        scale: FloatArray | float = _H
-    else:
-        wc = np.clip(w, -_W, _W)
-        k = np.clip(np.searchsorted(grid.edges, wc, side="right") - 1, 0, grid.widths.size - 1)
-        scale = grid.widths[k]
-        t = (wc - grid.edges[k]) / scale
+    k, t, scale = _cells(w, grid)
     # np.take on a contiguous block: several times faster than fancy indexing [:, :, k]
-    c0, c1, c2, c3 = np.take(coefficients, k, axis=2).transpose(1, 0, 2)
-    out = c3 * t
-    out += c2
-    out *= t
-    out += c1
-    out *= t
-    out += c0
+    c = np.take(coefficients, k, axis=2).transpose(1, 0, 2)
     if not derivative:
+        return _cubic(c, t)
+    return _cubic(c, t), ((3 * c[3] * t + 2 * c[2]) * t + c[1]) / scale
+
+
+def _horner(coefficients: FloatArray, k: NDArray[np.intp], t: FloatArray) -> FloatArray:
+    """The cubics of cells ``k`` at local positions ``t``."""
+    return _cubic(np.take(coefficients, k, axis=2).transpose(1, 0, 2), t)
+
+
+def _cubic(c: FloatArray, t: FloatArray) -> FloatArray:
+    out = c[3] * t
+    out += c[2]
+    out *= t
+    out += c[1]
+    out *= t
+    out += c[0]
+    return out
+
+
+class Points:
+    """Points of ``[0, 1]`` at which several moment tables are read (:meth:`MomentTable.read`):
+    each point's cell in a table's grid is found once and kept, so tables on the same grid
+    (the paper's at every ``gamma``: the regular grid) share that work. Give the points as
+    ``x`` or, for quadrature nodes placed in ``w = logit(x)`` within ``[-30, 30]``, as
+    ``Points.from_logit(w)`` (no round trip through ``x``)."""
+
+    def __init__(self, x: ArrayLike) -> None:
+        self.x = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
+        # (few points, typically 0 and 1, lie outside the table: they are set apart)
+        self.low = np.flatnonzero(self.x < _X_LOW)
+        self.high = np.flatnonzero(self.x > _X_HIGH)
+        self._w: FloatArray | None = None
+        self._placed: list[tuple[_Grid, _Cells]] = []
+
+    @cached_property
+    def inside(self) -> NDArray[np.bool_]:
+        """Whether each point lies within the table's range (not in ``low`` or ``high``)."""
+        out = np.ones(self.x.size, dtype=bool)
+        out[self.low] = False
+        out[self.high] = False
         return out
-    return out, ((3 * c3 * t + 2 * c2) * t + c1) / scale
+
+    @classmethod
+    def from_logit(cls, w: FloatArray) -> Points:
+        points = cls(expit(w))
+        points._w = w
+        return points
+
+    def cells(self, grid: _Grid) -> _Cells:
+        """``(k, t, width)`` of :func:`_cells` for ``grid``, computed once per grid."""
+        for other, placed in self._placed:
+            if other is grid or (other.regular and grid.regular):
+                return placed
+        if self._w is None:
+            x = self.x
+            inside = np.clip(x, _X_LOW, _X_HIGH) if self.low.size or self.high.size else x
+            self._w = np.log(inside) - np.log1p(-inside)
+        placed = _cells(self._w, grid)
+        self._placed.append((grid, placed))
+        return placed
+
+
+def _dots(a: FloatArray, b: FloatArray) -> float:
+    """``sum(a * b)`` row by row (BLAS dot products: blocked sums, accurate for long rows)."""
+    return float(sum(float(x @ y) for x, y in zip(a, b, strict=True)))
+
+
+def _cell_sums(
+    k: NDArray[np.intp], terms: FloatArray
+) -> tuple[NDArray[np.intp], FloatArray]:
+    """The cells occupied by ``k`` and ``terms`` (rows, powers, len(k)) summed per cell."""
+    if k.size > 1 and np.any(k[1:] < k[:-1]):  # cells in order, for the runs below
+        order = np.argsort(k, kind="stable")
+        k, terms = k[order], terms[:, :, order]
+    if not k.size:
+        return k, terms
+    starts = np.concatenate(([0], np.flatnonzero(k[1:] != k[:-1]) + 1))
+    return k[starts], np.add.reduceat(terms, starts, axis=2)
+
+
+class Weighted:
+    """A weighted sum ``sum_r sum_i weights[r, i] G_r(x_i)`` of the rows ``G_r`` of moment
+    tables at :class:`Points`, for :meth:`MomentTable.integrate`. On an interpolated table
+    ``G_r`` is a cubic in each cell, ``sum_j C[r, j, k] t**j``, so the sum is ``sum over cells
+    k of sum_j C[r, j, k] P[r, j, k]`` with the power sums ``P[r, j, k] = sum over the points
+    in cell k of weights[r, i] t_i**j``: computed once per grid (they do not depend on the
+    table), they leave each table O(occupied cells) of work instead of O(points). For
+    weights of one sign or small ones (quadrature weights); sums of increments with
+    oscillating weights are :class:`Increments`."""
+
+    def __init__(self, points: Points, weights: FloatArray) -> None:
+        self.points = points
+        self.weights = weights  # (rows, len(points.x))
+        self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray]]] = []
+
+    def power_sums(self, grid: _Grid) -> tuple[NDArray[np.intp], FloatArray]:
+        """The occupied cells of ``grid`` and ``P`` (rows, 4, cells), without the points
+        outside the table (``points.low``, ``points.high``)."""
+        for other, sums in self._sums:
+            if other is grid or (other.regular and grid.regular):
+                return sums
+        k, t, _ = self.points.cells(grid)
+        weights = self.weights
+        if not self.points.inside.all():
+            keep = self.points.inside
+            k, t, weights = k[keep], t[keep], weights[:, keep]
+        terms = np.empty((weights.shape[0], 4, k.size))
+        terms[:, 0] = weights
+        for j in range(1, 4):
+            np.multiply(terms[:, j - 1], t, out=terms[:, j])
+        sums = _cell_sums(k, terms)
+        self._sums.append((grid, sums))
+        return sums
+
+
+class Increments:
+    """A sum of increments ``sum_r sum_s weights[r, s] (G_r(x_{s+1}) - G_r(x_s))`` over the
+    consecutive :class:`Points` ``x_0 <= ... <= x_S`` (segments), for
+    :meth:`MomentTable.integrate`. A segment within one cell of a table's grid contributes
+    ``sum_(j >= 1) C[r, j, k] (t_{s+1}**j - t_s**j)``: per cell, the power differences summed
+    with the weights once per grid, each table then O(occupied cells); the few segments that
+    cross a cell boundary (or leave the table) are evaluated at both ends. Each term stays an
+    increment (``t_{s+1}**j - t_s**j`` as ``dt`` times a sum), so oscillating weights lose
+    no more accuracy than the direct sum of ``weights . dG``."""
+
+    def __init__(self, points: Points, weights: FloatArray) -> None:
+        self.points = points
+        self.weights = weights  # (rows, len(points.x) - 1)
+        self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray,
+                                            NDArray[np.intp]]]] = []
+
+    def power_sums(
+        self, grid: _Grid
+    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]]:
+        """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the segments
+        evaluated at both ends."""
+        for other, sums in self._sums:
+            if other is grid or (other.regular and grid.regular):
+                return sums
+        k, t, _ = self.points.cells(grid)
+        inside = self.points.inside
+        within = (k[:-1] == k[1:]) & inside[:-1] & inside[1:]
+        cross = np.flatnonzero(~within)
+        t0, t1 = t[:-1][within], t[1:][within]
+        dt = t1 - t0
+        terms = np.empty((self.weights.shape[0], 3, dt.size))
+        terms[:, 0] = self.weights[:, within] * dt
+        terms[:, 1] = terms[:, 0] * (t1 + t0)
+        terms[:, 2] = terms[:, 0] * (t1 * t1 + t1 * t0 + t0 * t0)
+        occupied, summed = _cell_sums(k[:-1][within], terms)
+        self._sums.append((grid, (occupied, summed, cross)))
+        return occupied, summed, cross
 
 
 def _gauss_legendre(lo: FloatArray, hi: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
@@ -601,27 +753,35 @@ class MomentTable:
     def __call__(self, x: ArrayLike, rows: int = 4) -> FloatArray:
         """``G_ab(x)`` for every ``x`` in [0, 1] (values outside are clipped); the first
         ``rows`` rows of ``G00, G10, G01, G11``."""
-        x_arr = np.clip(np.asarray(x, dtype=np.float64), 0.0, 1.0)
+        x_arr = np.asarray(x, dtype=np.float64)
+        if not self.interpolated:
+            return self.read(Points(x_arr), rows)
+        # in chunks: the interpolant's temporaries (rows x 4 coefficients per point) stay
+        # within a few MB whatever the number of points; each point's value is the same
+        out = np.empty((min(rows, 4), x_arr.size))
+        for lo in range(0, x_arr.size, _CHUNK):
+            out[:, lo : lo + _CHUNK] = self.read(Points(x_arr[lo : lo + _CHUNK]), rows)
+        return out
+
+    @property
+    def interpolated(self) -> bool:
+        """Whether the table is an interpolant (``0 < gamma < inf``), not a closed form."""
+        return not (self.uncertainty.is_exact or self.uncertainty.is_uninformed)
+
+    def read(self, points: Points, rows: int = 4) -> FloatArray:
+        """``self(points.x, rows)``, with the points' cells in this table's grid found once
+        for all the tables read at them (see :class:`Points`)."""
+        x_arr = points.x
         if self.uncertainty.is_exact:
             return self._exact_table(x_arr)[:rows]
         if self.uncertainty.is_uninformed:
             m = self._c_moments
             half_sq = x_arr**2 / 2
             return np.stack([m[0] * x_arr, m[1] * x_arr, m[0] * half_sq, m[1] * half_sq][:rows])
-        # (Few points, typically 0 and 1, lie outside the table: evaluate the interpolant at
-        # all points, clipped, and overwrite those few, rather than mask the bulk.)
-        low = np.flatnonzero(x_arr < _X_LOW)
-        high = np.flatnonzero(x_arr > _X_HIGH)
-        inside = np.clip(x_arr, _X_LOW, _X_HIGH) if low.size or high.size else x_arr
-        # in chunks: the interpolant's temporaries (rows x 4 coefficients per point) stay
-        # within a few MB whatever the number of points; each point's value is the same
-        out = np.empty((min(rows, 4), x_arr.size))
-        coefficients = self._coefficients[:rows]
-        for lo in range(0, x_arr.size, _CHUNK):
-            part = inside[lo : lo + _CHUNK]
-            out[:, lo : lo + _CHUNK] = _hermite(coefficients, np.log(part) - np.log1p(-part),
-                                                self._grid)
+        k, t, _ = points.cells(self._grid)
+        out = _horner(self._coefficients[:rows], k, t)
         # Below / above the table: linear to the exact values at 0 and 1 (mass < 1e-12).
+        low, high = points.low, points.high
         if low.size:
             out[:, low] = self._edge_values[:rows, :1] * (x_arr[low] / _X_LOW)
         if high.size:
@@ -630,12 +790,36 @@ class MomentTable:
             out[:, high] = end + (self.total[:rows, None] - end) * frac
         return out
 
+    def integrate(self, sums: Weighted | Increments) -> float:
+        """The weighted sum ``sums`` (see :class:`Weighted`, :class:`Increments`) over the
+        table's first rows (as many as its weights have)."""
+        rows = sums.weights.shape[0]
+        points = sums.points
+        if isinstance(sums, Increments):
+            if not self.interpolated:
+                return _dots(sums.weights, np.diff(self.read(points, rows), axis=1))
+            occupied, summed, cross = sums.power_sums(self._grid)
+            coefficients = np.take(self._coefficients[:rows, 1:], occupied, axis=2)
+            total = float(np.sum(coefficients * summed))
+            if cross.size:  # segments across cells, or beyond the table: at both ends
+                ends = self.read(Points(points.x[np.concatenate([cross, cross + 1])]), rows)
+                dg = ends[:, cross.size :] - ends[:, : cross.size]
+                total += _dots(sums.weights[:, cross], dg)
+            return float(total)
+        if not self.interpolated:
+            return _dots(sums.weights, self.read(points, rows))
+        occupied, summed = sums.power_sums(self._grid)
+        total = float(np.sum(np.take(self._coefficients[:rows], occupied, axis=2) * summed))
+        outside = np.flatnonzero(~points.inside)
+        if outside.size:  # the few points beyond the table, from their own formulas
+            values = self.read(Points(points.x[outside]), rows)
+            total += _dots(sums.weights[:, outside], values)
+        return total
+
     def at_logit(self, w: FloatArray, rows: int = 4) -> FloatArray:
         """``self(expit(w), rows)`` for ``w`` within the table's range ``[-30, 30]``,
         without the round trip through ``x`` (for quadrature nodes placed in ``w``)."""
-        if self.uncertainty.is_exact or self.uncertainty.is_uninformed:
-            return self(expit(w), rows)
-        return _hermite(self._coefficients[:rows], w, self._grid)
+        return self.read(Points.from_logit(w), rows)
 
     def _exact_table(self, x: FloatArray) -> FloatArray:
         grid = self.measure.grid
@@ -688,16 +872,24 @@ class MomentTable:
             mean = self._prior_mean
             to_one = m_arr >= mean if closed == "right" else m_arr > mean
             return np.where(to_one, 1.0, 0.0)
+        # point by point, in chunks: the Newton steps' temporaries stay a few MB
+        out = np.empty(m_arr.shape)
+        flat, out_flat = m_arr.reshape(-1), out.reshape(-1)
+        for lo in range(0, flat.size, _CHUNK):
+            out_flat[lo : lo + _CHUNK] = self._mean_inverse(flat[lo : lo + _CHUNK])
+        return out
+
+    def _mean_inverse(self, m: FloatArray) -> FloatArray:
         table = self._mean_values
-        w = np.interp(m_arr, table, self._edges)
+        w = np.interp(m, table, self._edges)
         for _ in range(3):  # Newton steps on the interpolant, from the piecewise-linear guess
             value, slope = _hermite(self._mean_coefficients, w, self._grid, derivative=True)
             with np.errstate(divide="ignore", invalid="ignore"):
-                step = (value[0] - m_arr) / slope[0]
+                step = (value[0] - m) / slope[0]
             w = np.clip(w - np.where(np.isfinite(step), step, 0.0), -_W, _W)
         x = expit(w)
-        x = np.where(m_arr <= table[0], 0.0, x)
-        return np.where(m_arr >= table[-1], 1.0, x)
+        x = np.where(m <= table[0], 0.0, x)
+        return np.where(m >= table[-1], 1.0, x)
 
 
 def _posterior_mean_values(slopes: FloatArray, dist: CostDistribution) -> FloatArray:
@@ -809,8 +1001,11 @@ __all__ = [
     "MAX_GRID_SIZE",
     "PAPER_GRID_SIZE",
     "CMeasure",
+    "Increments",
     "MomentTable",
+    "Points",
     "Uncertainty",
+    "Weighted",
     "certainty_limit",
     "check_grid_size",
     "format_gamma",

@@ -132,10 +132,9 @@ def rate_driven(test: CostLines, *, threshold_offset: float | None = None) -> Se
     r = test.rates
     lo, hi = r[:-1], r[1:]  # segment j spans [r_j, r_{j+1}) between lines a_j and b_j
     width = hi - lo
-    if threshold_offset is None:
-        a_idx = np.arange(r.size - 1)
-        b_idx = a_idx + 1
-    else:
+    a_idx: slice | NDArray[np.intp] = slice(0, r.size - 1)
+    b_idx: slice | NDArray[np.intp] = slice(1, r.size)
+    if threshold_offset is not None:
         if not threshold_offset > 0.0:
             raise UserError(f"threshold_offset must be > 0 (or None), got {threshold_offset}")
         # line realised by the threshold u_k - delta, k = 1..m, then the all-0 line
@@ -143,16 +142,20 @@ def rate_driven(test: CostLines, *, threshold_offset: float | None = None) -> Se
             (test.line_index(test.scores - threshold_offset), [test.scores.size])
         )
         a_idx, b_idx = line_k[:-1], line_k[1:]
-    la, ka = test.left[a_idx], test.slope[a_idx]
-    lb, kb = test.left[b_idx], test.slope[b_idx]
-    coef = np.column_stack(
-        [
-            (hi * la - lo * lb) / width,
-            (hi * ka - lo * kb) / width,
-            (lb - la) / width,
-            (kb - ka) / width,
-        ]
-    )
+    left, slope = test.left, test.slope
+    # the interpolation weights, column by column in place (a few arrays of n at a time):
+    # a00, a10 = (hi * line_a - lo * line_b) / width; a01, a11 = (line_b - line_a) / width
+    coef = np.empty((r.size - 1, 4))
+    for col, heights in enumerate((left, slope)):
+        line_a, line_b = heights[a_idx], heights[b_idx]
+        out = coef[:, col]
+        np.multiply(hi, line_a, out=out)
+        out -= lo * line_b
+        out /= width
+        out = coef[:, col + 2]
+        np.subtract(line_b, line_a, out=out)
+        out /= width
+        del line_a, line_b
     breaks = r[1:-1]
     return Selection("rate-driven", coef, breaks, breaks, "left")
 
@@ -172,9 +175,19 @@ def skew_map(pi0: float) -> tuple[InputMap, Callable[[FloatArray], FloatArray]]:
         return pi0 * pi1 / (c * pi0 + (1.0 - c) * pi1) ** 2
 
     def inverse(z: FloatArray) -> FloatArray:
-        zc = np.clip(z, 0.0, 1.0)
-        out = zc * pi1 / (zc * pi1 + (1.0 - zc) * pi0)
-        return np.where(z < 0, -np.inf, np.where(z > 1, np.inf, out))
+        # zc * pi1 / (zc * pi1 + (1 - zc) * pi0), in place (three arrays of z's size at most)
+        z_arr = np.asarray(z, dtype=np.float64)
+        flat = z_arr.reshape(-1)
+        zc = np.clip(flat, 0.0, 1.0)
+        out = zc * pi1
+        np.subtract(1.0, zc, out=zc)
+        zc *= pi0
+        zc += out
+        out /= zc
+        del zc
+        out[flat < 0] = -np.inf
+        out[flat > 1] = np.inf
+        return out.reshape(z_arr.shape)
 
     return InputMap(f"skew(pi0={pi0:g})", forward, derivative), inverse
 
