@@ -44,31 +44,46 @@ def _points(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.sort(x)
 
 
+def _path(sums, table) -> str:
+    """Which way the table is read: per-cell power sums, or directly at the points."""
+    if not table.interpolated:
+        return "closed form"
+    return "direct" if sums.power_sums(table._grid) is None else "cells"
+
+
 @pytest.mark.parametrize(("gamma", "dist"), TABLES)
 @pytest.mark.parametrize("rows", [2, 4])
-def test_increments_equal_the_direct_sum_over_the_table(gamma, dist, rows):
+@pytest.mark.parametrize("n", [300, 60_000])  # about one point per cell / many per cell
+def test_increments_equal_the_direct_sum_over_the_table(gamma, dist, rows, n):
     rng = np.random.default_rng(3)
     table = moment_table(gamma, None, parse_cost_distribution(dist))
-    x = _points(rng, 5000)
+    x = _points(rng, n)
     weights = rng.normal(size=(rows, x.size - 1))  # oscillating, as rate-driven's are
     direct = np.diff(table(x, rows=rows), axis=1)
     expected = float(np.sum(weights * direct))
-    got = table.integrate(Increments(Points(x), weights))
+    sums = Increments(Points(x), weights)
+    got = table.integrate(sums)
     assert got == pytest.approx(expected, rel=0, abs=1e-13 * np.sum(np.abs(weights * direct)))
+    if table.interpolated:
+        assert _path(sums, table) == ("cells" if n > 10_000 else "direct")
 
 
 @pytest.mark.parametrize(("gamma", "dist"), TABLES)
 @pytest.mark.parametrize("shuffle", [False, True])
-def test_weighted_sums_equal_the_direct_sum_over_the_table(gamma, dist, shuffle):
+@pytest.mark.parametrize("n", [300, 60_000])
+def test_weighted_sums_equal_the_direct_sum_over_the_table(gamma, dist, shuffle, n):
     rng = np.random.default_rng(4)
     table = moment_table(gamma, None, parse_cost_distribution(dist))
-    x = _points(rng, 4000)
-    if shuffle:  # points out of order: the cells are sorted first
-        x = rng.permutation(x)
+    x = _points(rng, n)
+    if shuffle:  # points out of order: a cell may recur
+        x = np.concatenate([x[: 4 * n // 5], rng.permutation(x[4 * n // 5 :])])
     weights = rng.random((2, x.size)) * 1e-3
     values = table(x, rows=2)
-    got = table.integrate(Weighted(Points(x), weights))
+    sums = Weighted(Points(x), weights)
+    got = table.integrate(sums)
     assert got == pytest.approx(float(np.sum(weights * values)), rel=1e-13)
+    if table.interpolated:
+        assert _path(sums, table) == ("cells" if n > 10_000 else "direct")
 
 
 def test_points_are_placed_once_for_all_tables_on_one_grid():
@@ -106,6 +121,18 @@ def test_integrating_in_chunks_agrees_with_one_piece(monkeypatch):
     for sel, expected in zip(sels, whole, strict=True):
         np.testing.assert_allclose(losses_at_gammas(sel, GAMMAS), expected, rtol=1e-13,
                                    atol=1e-16)
+
+
+def test_aware_methods_alone_are_evaluated_from_their_bases():
+    ty, ts = random_scores(8, 200, decimals=2)
+    y, s = random_scores(9, 200, decimals=2)
+    aware = [m for m in METHODS if m.endswith("-aware")]
+    alone = LossBatch.make(aware, GAMMAS, LossSettings(), "accuracy")
+    every = LossBatch.make(METHODS, GAMMAS, LossSettings(), "accuracy")
+    got = alone.losses([alone.selections(y, s, train_y=ty, train_s=ts)])[0]
+    full = every.losses([every.selections(y, s, train_y=ty, train_s=ts)])[0]
+    columns = [METHODS.index(m) for m in aware]
+    assert got == [full[g * len(METHODS) + j] for g in range(len(GAMMAS)) for j in columns]
 
 
 def test_a_run_builds_each_selection_once_and_keeps_none(monkeypatch):

@@ -265,8 +265,9 @@ class LossBatch:
 
     def losses(self, runs: Sequence[_Run]) -> list[list[float]]:
         """The expected losses of each run, by gamma then method (the rows of
-        :func:`expected_losses`). Method by method: a selection is built, evaluated at every
-        gamma in one pass over its segments and dropped, so memory holds one at a time."""
+        :func:`expected_losses`). Method by method: its selections of the runs are built,
+        each evaluated at every gamma in one pass over its segments, and dropped, so memory
+        holds one method's selections at a time."""
         settings, methods, gammas = self.settings, self.methods, self.gammas
         draws: list[Any] = [None] * len(gammas)
         uniform_draws: list[Any] = draws
@@ -275,34 +276,41 @@ class LossBatch:
                      for g in gammas]
             uniform = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
             uniform_draws = [uniform] * len(gammas)
-        limit = certainty_limit(settings.distribution)
         # the methods by the selection they start from (an aware method: its base's)
         groups: dict[str, list[int]] = {}
         for j, method in enumerate(methods):
             groups.setdefault(method_spec(method).aware_of or method, []).append(j)
-        losses: list[list[float]] = []
-        for run in runs:
-            out = [math.nan] * (len(gammas) * len(methods))
-            for base, members in groups.items():
-                sel = run.selection(base)
-                plain = [j for j in members if methods[j] not in GAMMA_AWARE]
-                aware = [j for j in members if methods[j] in GAMMA_AWARE]
-                if plain:
-                    mine = uniform_draws if sel.ignores_c_hat else draws
-                    for g, value in enumerate(self._losses(sel, gammas, mine)):
-                        for j in plain:
-                            out[g * len(methods) + j] = value
-                for g, gamma in enumerate(gammas if aware else ()):
-                    # from the certainty limit on, m(c_hat) = c_hat: the aware variant is its base
-                    chosen = sel if gamma >= limit else uncertainty_aware_many(
-                        [sel], gamma, settings.distribution)[0]
-                    value = self._losses(chosen, [gamma], draws[g : g + 1])[0]
-                    for j in aware:
-                        out[g * len(methods) + j] = value
-                    del chosen
-                del sel
-            losses.append(out)
+        width = len(gammas) * len(methods)
+        losses = [[math.nan] * width for _ in runs]
+        for base, members in groups.items():
+            self._evaluate_method(base, members, runs, losses, draws, uniform_draws)
         return losses
+
+    def _evaluate_method(self, base: str, members: list[int], runs: Sequence[_Run],
+                         losses: list[list[float]], draws: list[Any],
+                         uniform_draws: list[Any]) -> None:
+        """The losses of the methods ``members`` (column indices), which start from the
+        selection of ``base``, into ``losses``: the runs' selections of ``base`` are built,
+        evaluated and released on return (the aware variants of all runs built together at
+        each gamma)."""
+        methods, gammas, distribution = self.methods, self.gammas, self.settings.distribution
+        sels = [run.selection(base) for run in runs]
+        plain = [j for j in members if methods[j] not in GAMMA_AWARE]
+        aware = [j for j in members if methods[j] in GAMMA_AWARE]
+        for out, sel in zip(losses, sels, strict=True):
+            mine = uniform_draws if sel.ignores_c_hat else draws
+            for g, value in enumerate(self._losses(sel, gammas, mine) if plain else ()):
+                for j in plain:
+                    out[g * len(methods) + j] = value
+        limit = certainty_limit(distribution)
+        for g, gamma in enumerate(gammas if aware else ()):
+            # from the certainty limit on, m(c_hat) = c_hat: the aware variant is its base
+            chosen = sels if gamma >= limit else uncertainty_aware_many(sels, gamma, distribution)
+            for out, sel in zip(losses, chosen, strict=True):
+                value = self._losses(sel, [gamma], draws[g : g + 1])[0]
+                for j in aware:
+                    out[g * len(methods) + j] = value
+            del chosen, sel  # before the next gamma's variants are built
 
     def _losses(self, sel: Selection, gammas: Sequence[float], draws: Sequence[Any]
                 ) -> list[float]:

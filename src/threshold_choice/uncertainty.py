@@ -434,10 +434,8 @@ def _dots(a: FloatArray, b: FloatArray) -> float:
 def _cell_sums(
     k: NDArray[np.intp], terms: FloatArray
 ) -> tuple[NDArray[np.intp], FloatArray]:
-    """The cells occupied by ``k`` and ``terms`` (rows, powers, len(k)) summed per cell."""
-    if k.size > 1 and np.any(k[1:] < k[:-1]):  # cells in order, for the runs below
-        order = np.argsort(k, kind="stable")
-        k, terms = k[order], terms[:, :, order]
+    """``terms`` (rows, powers, len(k)) summed over each run of equal cells ``k``, and the
+    cell of each run (points in order: one run per cell; out of order, a cell may recur)."""
     if not k.size:
         return k, terms
     starts = np.concatenate(([0], np.flatnonzero(k[1:] != k[:-1]) + 1))
@@ -457,15 +455,20 @@ class Weighted:
     def __init__(self, points: Points, weights: FloatArray) -> None:
         self.points = points
         self.weights = weights  # (rows, len(points.x))
-        self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray]]] = []
+        self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray] | None]] = []
 
-    def power_sums(self, grid: _Grid) -> tuple[NDArray[np.intp], FloatArray]:
+    def power_sums(self, grid: _Grid) -> tuple[NDArray[np.intp], FloatArray] | None:
         """The occupied cells of ``grid`` and ``P`` (rows, 4, cells), without the points
-        outside the table (``points.low``, ``points.high``)."""
+        outside the table (``points.low``, ``points.high``); ``None`` when there are about as
+        many cells as points (then the table is read at the points)."""
         for other, sums in self._sums:
             if other is grid or (other.regular and grid.regular):
                 return sums
         k, t, _ = self.points.cells(grid)
+        if 2 * (np.count_nonzero(k[1:] != k[:-1]) + 1) > k.size:
+            # about one point per cell: a direct read is cheaper
+            self._sums.append((grid, None))
+            return None
         weights = self.weights
         if not self.points.inside.all():
             keep = self.points.inside
@@ -493,19 +496,24 @@ class Increments:
         self.points = points
         self.weights = weights  # (rows, len(points.x) - 1)
         self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray,
-                                            NDArray[np.intp]]]] = []
+                                            NDArray[np.intp]] | None]] = []
 
     def power_sums(
         self, grid: _Grid
-    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]]:
+    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]] | None:
         """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the segments
-        evaluated at both ends."""
+        evaluated at both ends; ``None`` when most segments span cells (then the table is read
+        at the edges)."""
         for other, sums in self._sums:
             if other is grid or (other.regular and grid.regular):
                 return sums
         k, t, _ = self.points.cells(grid)
         inside = self.points.inside
         within = (k[:-1] == k[1:]) & inside[:-1] & inside[1:]
+        if 2 * np.count_nonzero(within) < within.size:
+            # most segments span cells: a direct read at the edges is cheaper
+            self._sums.append((grid, None))
+            return None
         cross = np.flatnonzero(~within)
         t0, t1 = t[:-1][within], t[1:][within]
         dt = t1 - t0
@@ -796,9 +804,10 @@ class MomentTable:
         rows = sums.weights.shape[0]
         points = sums.points
         if isinstance(sums, Increments):
-            if not self.interpolated:
+            cells = sums.power_sums(self._grid) if self.interpolated else None
+            if cells is None:
                 return _dots(sums.weights, np.diff(self.read(points, rows), axis=1))
-            occupied, summed, cross = sums.power_sums(self._grid)
+            occupied, summed, cross = cells
             coefficients = np.take(self._coefficients[:rows, 1:], occupied, axis=2)
             total = float(np.sum(coefficients * summed))
             if cross.size:  # segments across cells, or beyond the table: at both ends
@@ -806,9 +815,10 @@ class MomentTable:
                 dg = ends[:, cross.size :] - ends[:, : cross.size]
                 total += _dots(sums.weights[:, cross], dg)
             return float(total)
-        if not self.interpolated:
+        power = sums.power_sums(self._grid) if self.interpolated else None
+        if power is None:
             return _dots(sums.weights, self.read(points, rows))
-        occupied, summed = sums.power_sums(self._grid)
+        occupied, summed = power
         total = float(np.sum(np.take(self._coefficients[:rows], occupied, axis=2) * summed))
         outside = np.flatnonzero(~points.inside)
         if outside.size:  # the few points beyond the table, from their own formulas
