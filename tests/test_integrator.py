@@ -176,3 +176,13 @@ def test_skew_inverse_is_the_closed_form_and_sends_outside_values_to_infinity():
     np.testing.assert_array_equal(inverse(z), expected)
     assert inverse(np.float64(0.5)) == expected[3]
     np.testing.assert_array_equal(z, [-0.5, 0.0, 0.1, 0.5, 0.9, 1.0, 1.5])  # input untouched
+
+
+def test_one_moment_table_per_canonical_key():
+    from threshold_choice.cost_distributions import UNIFORM
+
+    table = moment_table(4.0)
+    assert moment_table(4) is table
+    assert moment_table(4.0, None, UNIFORM) is table
+    assert moment_table(np.float64(4.0), distribution=UNIFORM) is table
+    assert moment_table(4.0, 1000) is not table

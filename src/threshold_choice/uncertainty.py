@@ -970,14 +970,21 @@ def _save_atomically(path: Path, **arrays: FloatArray) -> None:
         np.savez(handle, **arrays)
 
 
-@lru_cache(maxsize=64)
 def moment_table(
     gamma: float, grid_size: int | None = None, distribution: CostDistribution = UNIFORM
 ) -> MomentTable:
     """The cached :class:`MomentTable` for ``gamma`` and the measure over ``c``
     (``grid_size=None``: the density ``distribution``; else the grid ``i/grid_size``
-    weighted by it)."""
-    return MomentTable(float(gamma), CMeasure(grid_size, distribution))
+    weighted by it). One table per canonical key, however the arguments are spelt
+    (``moment_table(4)`` and ``moment_table(4.0, None, UNIFORM)`` are the same object)."""
+    return _cached_table(float(gamma), grid_size, distribution)
+
+
+@lru_cache(maxsize=64)
+def _cached_table(
+    gamma: float, grid_size: int | None, distribution: CostDistribution
+) -> MomentTable:
+    return MomentTable(gamma, CMeasure(grid_size, distribution))
 
 
 def gamma_for_spread(c: float, spread: float) -> float:
