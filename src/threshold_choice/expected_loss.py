@@ -7,7 +7,8 @@
 ``exact``
     The integral itself, from the method's segments (Theorem 1 of Ferri et al.
     2019) and the per-(gamma, distribution) moment table of :mod:`threshold_choice.uncertainty`;
-    error < 1e-9. Cost per run and gamma: O(number of segments). From
+    error < 1e-9. Cost per run: O(number of segments) once, then O(table cells) per gamma
+    (:func:`_integrate`). From
     ``gamma >= certainty_limit(w)`` (3.2e25 for the uniform) the ``gamma = inf`` value, within
     1e-12 of the limit.
 ``grid``
