@@ -202,15 +202,13 @@ def _mapped_moments(
 _SEGMENT_CHUNK = 1 << 16
 
 
-def _chunk_terms(
-    sel: Selection, part: slice, points: Points, table: MomentTable,
-    plans: dict[bytes, _MappedPlan],
-) -> list[FloatArray]:
+def _chunk_terms(sel: Selection, part: slice, points: Points, table: MomentTable
+                 ) -> list[FloatArray]:
     """For the segments ``part`` of ``sel`` (edges at ``points``), pairs (coefficient,
-    integral) whose products summed give their expected loss from ``table``: ``a00, dG00,
-    a10, dG10`` and, for an interpolating method, ``a01, d(G01), a11, d(G11)`` (or the mapped
-    moments of the skew variants). The table is read at the edges, the rows needed only;
-    ``plans`` keeps the skew variants' quadratures of this chunk (per table cuts)."""
+    integral per segment) whose products give each segment's expected loss from ``table``
+    (:func:`segment_contributions`): ``a00, dG00, a10, dG10`` and, for an interpolating
+    method, ``a01, d(G01), a11, d(G11)`` (or the mapped moments of the skew variants). The
+    table is read at the edges, the rows needed only."""
     mapped = sel.interpolating and sel.input_map is not None
     g = table.read(points, rows=4 if sel.interpolating and not mapped else 2)
     dg = np.diff(g, axis=1)
@@ -220,10 +218,7 @@ def _chunk_terms(
         return terms
     if not mapped:
         return [*terms, a[:, 2], dg[2], a[:, 3], dg[3]]
-    cuts = table.cuts
-    plan = plans.get(cuts.tobytes())
-    if plan is None:
-        plan = plans[cuts.tobytes()] = _mapped_plan(sel, points.x, cuts=cuts)
+    plan = _mapped_plan(sel, points.x, cuts=table.cuts)
     def g_nodes_of(lo: int) -> FloatArray:
         return table.at_logit(plan.nodes[lo : lo + plan.block].ravel(), rows=2)
 
@@ -449,16 +444,18 @@ def losses_at_gammas(
     out = [math.nan] * len(gammas)
     integrate: dict[tuple[float, int | None], list[int]] = {}
     limit = certainty_limit(distribution)
-    measure = CMeasure(grid_size, distribution) if estimator != "exact" else None
+    # the grid estimators' true costs and their weights (the exact one has neither)
+    grid = None if estimator == "exact" else (paper_grid(grid_size),
+                                               CMeasure(grid_size, distribution))
     for i, gamma in enumerate(gammas):
         gamma_eff = _effective_gamma(sel, gamma)
         Uncertainty(gamma_eff)  # validates gamma
-        if measure is None:
+        if grid is None:
             # from the limit on, the gamma = inf value (within 1e-12, uncertainty.certainty_limit)
             integrate.setdefault((math.inf if gamma_eff >= limit else gamma_eff, None),
                                  []).append(i)
             continue
-        c = paper_grid(grid_size)
+        c, measure = grid
         if estimator == "montecarlo":
             given = None if draws is None else draws[i]
             if given is None or np.shape(given) != c.shape:
@@ -535,7 +532,7 @@ def segment_contributions(
     table = moment_table(_effective_gamma(sel, gamma), None, distribution)
     parts = []
     for part, points in _segment_chunks(sel):
-        terms = _chunk_terms(sel, part, points, table, {})
+        terms = _chunk_terms(sel, part, points, table)
         out = terms[0] * terms[1] + terms[2] * terms[3]
         if len(terms) > 4:
             out += terms[4] * terms[5] + terms[6] * terms[7]

@@ -58,10 +58,11 @@ import math
 import os
 import warnings
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -414,16 +415,28 @@ class Points:
 
     def cells(self, grid: _Grid) -> _Cells:
         """``(k, t, width)`` of :func:`_cells` for ``grid``, computed once per grid."""
-        for other, placed in self._placed:
-            if other is grid or (other.regular and grid.regular):
-                return placed
+        return _per_grid(self._placed, grid, self._cells)
+
+    def _cells(self, grid: _Grid) -> _Cells:
         if self._w is None:
             x = self.x
             inside = np.clip(x, _X_LOW, _X_HIGH) if self.low.size or self.high.size else x
             self._w = np.log(inside) - np.log1p(-inside)
-        placed = _cells(self._w, grid)
-        self._placed.append((grid, placed))
-        return placed
+        return _cells(self._w, grid)
+
+
+_T = TypeVar("_T")
+
+
+def _per_grid(kept: list[tuple[_Grid, _T]], grid: _Grid, compute: Callable[[_Grid], _T]) -> _T:
+    """``compute(grid)``, kept in ``kept`` and reused for the same grid (the regular grids of
+    all tables count as one)."""
+    for other, value in kept:
+        if other is grid or (other.regular and grid.regular):
+            return value
+    value = compute(grid)
+    kept.append((grid, value))
+    return value
 
 
 def _dots(a: FloatArray, b: FloatArray) -> float:
@@ -461,14 +474,12 @@ class Weighted:
         """The occupied cells of ``grid`` and ``P`` (rows, 4, cells), without the points
         outside the table (``points.low``, ``points.high``); ``None`` when there are about as
         many cells as points (then the table is read at the points)."""
-        for other, sums in self._sums:
-            if other is grid or (other.regular and grid.regular):
-                return sums
+        return _per_grid(self._sums, grid, self._power_sums)
+
+    def _power_sums(self, grid: _Grid) -> tuple[NDArray[np.intp], FloatArray] | None:
         k, t, _ = self.points.cells(grid)
         if 2 * (np.count_nonzero(k[1:] != k[:-1]) + 1) > k.size:
-            # about one point per cell: a direct read is cheaper
-            self._sums.append((grid, None))
-            return None
+            return None  # about one point per cell: a direct read is cheaper
         weights = self.weights
         if not self.points.inside.all():
             keep = self.points.inside
@@ -477,9 +488,7 @@ class Weighted:
         terms[:, 0] = weights
         for j in range(1, 4):
             np.multiply(terms[:, j - 1], t, out=terms[:, j])
-        sums = _cell_sums(k, terms)
-        self._sums.append((grid, sums))
-        return sums
+        return _cell_sums(k, terms)
 
 
 class Increments:
@@ -504,16 +513,16 @@ class Increments:
         """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the segments
         evaluated at both ends; ``None`` when most segments span cells (then the table is read
         at the edges)."""
-        for other, sums in self._sums:
-            if other is grid or (other.regular and grid.regular):
-                return sums
+        return _per_grid(self._sums, grid, self._power_sums)
+
+    def _power_sums(
+        self, grid: _Grid
+    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]] | None:
         k, t, _ = self.points.cells(grid)
         inside = self.points.inside
         within = (k[:-1] == k[1:]) & inside[:-1] & inside[1:]
         if 2 * np.count_nonzero(within) < within.size:
-            # most segments span cells: a direct read at the edges is cheaper
-            self._sums.append((grid, None))
-            return None
+            return None  # most segments span cells: a direct read at the edges is cheaper
         cross = np.flatnonzero(~within)
         t0, t1 = t[:-1][within], t[1:][within]
         dt = t1 - t0
@@ -522,7 +531,6 @@ class Increments:
         terms[:, 1] = terms[:, 0] * (t1 + t0)
         terms[:, 2] = terms[:, 0] * (t1 * t1 + t1 * t0 + t0 * t0)
         occupied, summed = _cell_sums(k[:-1][within], terms)
-        self._sums.append((grid, (occupied, summed, cross)))
         return occupied, summed, cross
 
 

@@ -125,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
         displays.append(display.plot(ax=ax, **({"color": f"C{i}"} if several else {})))
         if not several:
             display.name = name  # in the CSV's panel column
-    ax.set_title(args.title or f"{args.kind}: {', '.join(names)}")
+    ax.set_title(args.title or f"{args.kind}: {', '.join(names)}", pad=10)
     dropped = [m for m in getattr(cls, "DEFAULT_METHODS", ()) if m in NEEDS_TRAIN]
     if dropped and not trains and not args.method:
         print(f"threshold-choice plot: note: {', '.join(dropped)} left out: it selects on "

@@ -240,7 +240,7 @@ class ThresholdChoiceDisplay:
             single = len(drawn) == 1 and self.name
             title = f"{self.TITLE}: {self.name}" if single else self.TITLE
         if title:
-            ax.set_title(title, fontsize=10)
+            ax.set_title(title, fontsize=10, pad=10)  # clear of markers on the top edge
         self.ax_, self.figure_ = ax, ax.figure
         return self
 

@@ -61,9 +61,9 @@ class ROCDisplay(ThresholdChoiceDisplay):
         points = points_of(lines)
         hull = points[points["on_hull"]]
         c = cost_proportions(costs)
-        # Q of each hull vertex's line at each cost: 2 (c pi0 FPR + (1 - c) pi1 (1 - TPR))
+        # Q of each hull vertex's line at each cost: the height of its cost line
         fpr, tpr = hull["fpr"].to_numpy(), hull["tpr"].to_numpy()
-        loss = 2.0 * (c[:, None] * lines.pi0 * fpr + (1.0 - c[:, None]) * lines.pi1 * (1 - tpr))
+        loss = lines.height(hull["line"].to_numpy()[None, :], c[:, None])
         best = np.argmin(loss, axis=1) if c.size else np.empty(0, dtype=np.intp)
         optimal = pd.DataFrame({
             "c": c, "line": hull["line"].to_numpy()[best], "fpr": fpr[best], "tpr": tpr[best],
