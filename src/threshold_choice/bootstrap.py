@@ -41,7 +41,11 @@ from threshold_choice._typing import FloatArray
 from threshold_choice.costlines import CostLines, validate_scores
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, as_loss_settings, expected_losses
-from threshold_choice.expected_loss import _mapped_moments, expected_loss
+from threshold_choice.expected_loss import (
+    _segment_edges,
+    expected_loss,
+    segment_integrals,
+)
 from threshold_choice.methods import (
     GAMMA_AWARE,
     PAPER_METHODS,
@@ -314,9 +318,7 @@ def _fixed_break_matrix(
         if not (np.array_equal(real.breaks, sel.breaks)
                 and np.array_equal(real.coef[:, 0], test.left[idx])):
             raise AssertionError(f"{method}: the line probe disagrees with the selection")
-        edges = np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
-        g = moment_table(0.0 if sel.ignores_c_hat else gamma)(edges, rows=2)
-        dg = np.diff(g, axis=1)
+        dg = segment_integrals(sel, gamma)
         e0[:, k] = np.bincount(idx, dg[0], minlength=e0.shape[0])
         e1[:, k] = np.bincount(idx, dg[1], minlength=e0.shape[0])
     return e0, e1
@@ -460,11 +462,7 @@ class _BatchIntegrator:
             lattice = CostLines(np.arange(self.n, dtype=np.float64), j - j // 2, j // 2,
                                 self.n - self.n // 2, self.n // 2)
             sel = make_selection("rate-driven-z", lattice, skew_pi0=self.skew_pi0)
-            table = moment_table(gamma)
-            edges = np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
-            g = table(edges, rows=2)
-            moments = _mapped_moments(sel, edges, g, lambda x, w: table.at_logit(w, rows=2))
-            cells = np.vstack([np.diff(g, axis=1), moments])
+            cells = segment_integrals(sel, gamma)
             self._mapped[gamma] = np.hstack([np.zeros((4, 1)), np.cumsum(cells, axis=1)])
         return self._mapped[gamma]
 
@@ -480,7 +478,7 @@ class _BatchIntegrator:
                 raise AssertionError("mapped interpolation off the lattice of rates")
             values = self._mapped_cumulative(gamma)[:, lattice.astype(np.intp)]
             return _segment_sums(values, [e.size for e in ks], sels)
-        edges = [np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0])) for sel in sels]
+        edges = [_segment_edges(sel) for sel in sels]
         rows = 4 if any(sel.interpolating for sel in sels) else 2
         values = self._table(gamma, np.concatenate(edges), rows)
         return _segment_sums(values, [e.size for e in edges], sels)

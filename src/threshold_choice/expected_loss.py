@@ -79,8 +79,6 @@ ESTIMATORS: tuple[str, ...] = ("exact", "grid", "montecarlo")
 #   over gamma in [0.25, 1000], <= 3e-14 per 0.25-wide panel (0.5 wide: 2e-11; 1 wide:
 #   1e-8). dG outside |w| <= 30 carries < 1e-12, so at most 240 full panels: total < 1e-11;
 #   most segments are far narrower, with errors below rounding.
-# For the Beta CDF of a single c (expected_cost_curve) the step of the CDF, ~ 1 /
-# sqrt((gamma + 1) c (1 - c)) wide in w, also limits the strip: panels shrink like that.
 _GL_T, _GL_W = np.polynomial.legendre.leggauss(4)
 _PANEL = 0.25  # maximum panel width in w = logit(c_hat)
 _CHUNK_NODES = 1 << 18  # quadrature nodes whose G values are held at once
@@ -100,12 +98,11 @@ def _segment_edges(sel: Selection) -> FloatArray:
 
 @dataclass(frozen=True)
 class _MappedPlan:
-    """The quadrature of :func:`_mapped_moments` that depends on the selection only (not on
-    ``G``): built once, applied at every ``gamma``."""
+    """The quadrature of the skew variants' moments (the comment above) that depends on the
+    selection only (not on ``G``)."""
 
     phi: FloatArray  # phi at the segment edges (cut to |w| <= 30)
     nodes: FloatArray  # (panels, nodes) in w
-    x: FloatArray  # expit(nodes)
     weights: FloatArray  # (panels, nodes), dc_hat and phi' included
     first: NDArray[np.intp] | None  # first panel of each piece when pieces have several
     piece_segment: NDArray[np.intp] | None  # segment of each piece when cut at ``cuts``
@@ -117,9 +114,9 @@ class _MappedPlan:
         return max(1, _CHUNK_NODES // self.nodes.shape[1])
 
 
-def _mapped_plan(
-    sel: Selection, edges: FloatArray, panel: float = _PANEL, cuts: FloatArray | None = None
-) -> _MappedPlan:
+def _mapped_plan(sel: Selection, edges: FloatArray, cuts: FloatArray) -> _MappedPlan:
+    """The panels of the skew variants' quadrature on the segments ``edges``, split at
+    ``cuts`` (in ``w``: a moment table's refined cells, where ``G`` changes fast)."""
     imap = sel.input_map
     assert imap is not None and imap.derivative is not None
     with np.errstate(divide="ignore"):
@@ -127,12 +124,12 @@ def _mapped_plan(
     phi = imap.forward(expit(w_edges))
     lo, width = w_edges[:-1], np.diff(w_edges)
     piece_segment = None
-    if cuts is not None and cuts.size:
+    if cuts.size:
         inner = cuts[(cuts > w_edges[0]) & (cuts < w_edges[-1])]
         pieces = np.unique(np.concatenate([w_edges, inner]))
         piece_segment = np.searchsorted(w_edges, (pieces[:-1] + pieces[1:]) / 2, side="right") - 1
         lo, width = pieces[:-1], np.diff(pieces)
-    counts = np.maximum(1, np.ceil(width / panel)).astype(np.intp)
+    counts = np.maximum(1, np.ceil(width / _PANEL)).astype(np.intp)
     first = None
     panel_piece = np.arange(counts.size)
     if counts.size < counts.sum():  # wide segments: several panels each
@@ -146,7 +143,7 @@ def _mapped_plan(
     x = expit(nodes)
     # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
     weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
-    return _MappedPlan(phi, nodes, x, weights, first, piece_segment, panel_segment)
+    return _MappedPlan(phi, nodes, weights, first, piece_segment, panel_segment)
 
 
 def _apply_mapped_plan(
@@ -171,30 +168,6 @@ def _apply_mapped_plan(
     return out - sums
 
 
-def _mapped_moments(
-    sel: Selection,
-    edges: FloatArray,
-    g_edges: FloatArray,
-    cdf_at: Callable[[FloatArray, FloatArray], FloatArray],
-    panel: float = _PANEL,
-    cuts: FloatArray | None = None,
-) -> FloatArray:
-    """``integral over segment s of phi(c_hat) dG_a(c_hat)`` for each row ``a`` of the
-    distribution functions ``G`` (``g_edges``: at the segment edges; ``cdf_at(x, w)``: at
-    points ``x = expit(w)``), by parts in ``w = logit(c_hat)`` (see the comment above):
-    ``[phi G]`` minus ``integral phi'(c_hat) G(c_hat) dc_hat``, on each segment cut to
-    ``|w| <= 30`` (``phi`` at the cut edges): the mass of ``dG`` beyond, < 1e-12, is left out.
-    ``cuts``: points of ``w`` where ``G`` changes fast (a moment table's refined cells):
-    segments are split there, so that no panel straddles them."""
-    plan = _mapped_plan(sel, edges, panel, cuts)
-
-    def g_nodes_of(lo: int) -> FloatArray:
-        block = slice(lo, lo + plan.block)
-        return cdf_at(plan.x[block].ravel(), plan.nodes[block].ravel())
-
-    return _apply_mapped_plan(plan, g_edges, g_nodes_of)
-
-
 # -- the integrator ----------------------------------------------------------------------------
 
 #: segments integrated at once: a chunk's temporaries take a few MB per table, whatever the
@@ -202,28 +175,22 @@ def _mapped_moments(
 _SEGMENT_CHUNK = 1 << 16
 
 
-def _chunk_terms(sel: Selection, part: slice, points: Points, table: MomentTable
-                 ) -> list[FloatArray]:
-    """For the segments ``part`` of ``sel`` (edges at ``points``), pairs (coefficient,
-    integral per segment) whose products give each segment's expected loss from ``table``
-    (:func:`segment_contributions`): ``a00, dG00, a10, dG10`` and, for an interpolating
-    method, ``a01, d(G01), a11, d(G11)`` (or the mapped moments of the skew variants). The
-    table is read at the edges, the rows needed only."""
+def _chunk_integrals(sel: Selection, points: Points, table: MomentTable) -> FloatArray:
+    """For the segments of ``sel`` with edges at ``points``, the integrals per segment
+    (rows) that ``coef`` weighs (:func:`segment_integrals`), from ``table``: ``dG00, dG10``
+    and, for an interpolating method, ``dG01, dG11`` (or the skew variants' mapped moments).
+    The table is read at the edges, the rows needed only."""
     mapped = sel.interpolating and sel.input_map is not None
     g = table.read(points, rows=4 if sel.interpolating and not mapped else 2)
     dg = np.diff(g, axis=1)
-    a = sel.coef[part]
-    terms = [a[:, 0], dg[0], a[:, 1], dg[1]]
-    if not sel.interpolating:
-        return terms
     if not mapped:
-        return [*terms, a[:, 2], dg[2], a[:, 3], dg[3]]
+        return dg
     plan = _mapped_plan(sel, points.x, cuts=table.cuts)
+
     def g_nodes_of(lo: int) -> FloatArray:
         return table.at_logit(plan.nodes[lo : lo + plan.block].ravel(), rows=2)
 
-    moments = _apply_mapped_plan(plan, g, g_nodes_of)
-    return [*terms, a[:, 2], moments[0], a[:, 3], moments[1]]
+    return np.vstack([dg, _apply_mapped_plan(plan, g, g_nodes_of)])
 
 
 def _segment_chunks(sel: Selection) -> Iterator[tuple[slice, Points]]:
@@ -238,7 +205,7 @@ def _mapped_sums(
     sel: Selection, part: slice, points: Points, cuts: FloatArray
 ) -> tuple[Increments, Weighted, Weighted]:
     """The segments ``part`` of a skew variant as sums over ``G00, G10`` (rows), by parts
-    (:func:`_mapped_moments`): per segment ``s`` and row,
+    (the comment above): per segment ``s`` and row,
     ``a0_s dG_s + a1_s ([phi G]_s - sum over its nodes n of weight_n G(n))`` with
     ``[phi G]_s = phi_{s+1} dG_s + (phi_{s+1} - phi_s) G(x_s)``."""
     a = sel.coef[part]
@@ -485,37 +452,42 @@ def draw_c_hat(
 
 
 def expected_cost_curve(sel: Selection, gamma: float, c: ArrayLike) -> FloatArray:
-    """``K(c) = E[Q(T(c_hat); c) | c]`` at each true cost in ``c`` (for plots and checks)."""
+    """``K(c) = E[Q(T(c_hat); c) | c]`` at each true cost in ``c`` (for plots, decision curves
+    and checks). Up to ``gamma = 1000`` summed by parts, ``sum over the segment edges x_j of
+    (coefficient jump) . (V(x_j | c), U(x_j | c))``, by
+    :func:`~threshold_choice.beta_kernel.edge_sums` in O(segments + costs); above, by
+    :func:`windowed_expected_cost`."""
     c_arr = np.asarray(c, dtype=np.float64)
     gamma_eff = _effective_gamma(sel, gamma)
-    unc = Uncertainty(gamma_eff)
-    if unc.is_exact:
+    if Uncertainty(gamma_eff).is_exact:
         return sel.loss(c_arr, c_arr)
     if gamma_eff > GAMMA_WINDOWED:
         return windowed_expected_cost(sel, gamma_eff, c_arr)
-    edges = _segment_edges(sel)
-    out = np.empty(c_arr.size)
-    a = sel.coef
-    step = max(1, 2_000_000 // edges.size)
-    for lo in range(0, c_arr.size, step):
-        cc = c_arr.ravel()[lo : lo + step]
-        v = unc.cdf(edges[:, None], cc[None, :])
-        dv = np.diff(v, axis=0)
-        k = (a[:, 0:1] + a[:, 1:2] * cc[None, :]) * dv
-        if sel.interpolating:
-            if sel.input_map is None:
-                dm = np.diff(unc.partial_mean(edges[:, None], cc[None, :]), axis=0)
-            else:
-                dm = _mapped_moments(
-                    sel,
-                    edges,
-                    v.T,
-                    lambda x, w, cc=cc: unc.cdf(x[None, :], cc[:, None]),
-                    min(_PANEL, 0.5 / math.sqrt(unc.gamma + 1.0)),
-                ).T
-            k += (a[:, 2:3] + a[:, 3:4] * cc[None, :]) * dm
-        out[lo : lo + step] = k.sum(axis=0)
+    flat = c_arr.ravel()
+    # sum_s a_s (V(x_{s+1}) - V(x_s)) = sum_j (a_{j-1} - a_j) V(x_j), a_{-1} = a_S = 0
+    jumps = -np.diff(sel.coef, axis=0, prepend=0.0, append=0.0).T
+    interpolating = sel.interpolating
+    v, u = beta_kernel.edge_sums(
+        _segment_edges(sel), jumps[:2], jumps[2:] if interpolating else None,
+        sel.inputs if interpolating else None, gamma_eff, flat)
+    out = v[0] + flat * v[1]
+    if u is not None:
+        out += u[0] + flat * u[1]
     return out.reshape(c_arr.shape)
+
+
+def segment_integrals(
+    sel: Selection, gamma: float, distribution: CostDistribution | str = UNIFORM
+) -> FloatArray:
+    """The integrals over each segment of ``sel`` that its coefficients weigh: ``(rows,
+    segments)``, rows ``integral dG00, integral dG10`` and, for an interpolating method,
+    ``integral x dG00, integral x dG10`` (``x`` the method's input: ``c_hat``, or the skew for
+    the skew variants), at ``gamma`` and the cost density ``distribution``. A segment's
+    expected loss is ``coef[s] . integrals[:, s]`` (:func:`segment_contributions`); the
+    bootstrap sums them per cost line."""
+    distribution = parse_cost_distribution(distribution)
+    table = moment_table(_effective_gamma(sel, gamma), None, distribution)
+    return np.hstack([_chunk_integrals(sel, points, table) for _, points in _segment_chunks(sel)])
 
 
 def segment_contributions(
@@ -528,13 +500,8 @@ def segment_contributions(
     ``gamma = 0`` and a uniform ``w`` it is Theorem 2's ``(c_{i+1} - c_i)(k_i / 2 + l_i)``,
     at ``gamma = inf`` Theorem 3's ``(c_{i+1} - c_i)(k_i (c_{i+1} + c_i) / 2 + l_i)``. The
     sum is :func:`expected_loss` (exact estimator) up to rounding."""
-    distribution = parse_cost_distribution(distribution)
-    table = moment_table(_effective_gamma(sel, gamma), None, distribution)
-    parts = []
-    for part, points in _segment_chunks(sel):
-        terms = _chunk_terms(sel, part, points, table)
-        out = terms[0] * terms[1] + terms[2] * terms[3]
-        if len(terms) > 4:
-            out += terms[4] * terms[5] + terms[6] * terms[7]
-        parts.append(out)
-    return np.concatenate(parts)
+    integrals = segment_integrals(sel, gamma, distribution)
+    out = sel.coef[:, 0] * integrals[0]
+    for r in range(1, integrals.shape[0]):
+        out += sel.coef[:, r] * integrals[r]
+    return out
