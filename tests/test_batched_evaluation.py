@@ -27,7 +27,7 @@ from threshold_choice.methods import (
     uncertainty_aware_many,
 )
 from threshold_choice.methods.builders import _selection_heights
-from threshold_choice.methods.selection import _candidate_argmin
+from threshold_choice.methods.selection import _candidate_argmin, _near_envelope
 from threshold_choice.uncertainty import format_gamma, moment_table
 
 # inf, a table gamma, the windowed range of the grid estimator, beyond the certainty limit
@@ -191,3 +191,37 @@ def test_point_selection_with_nearly_tied_and_sentinel_lines():
     rule = ArgminRule(left, right, left, right - left)
     assert _candidate_argmin(x, right - left, left) is not None
     np.testing.assert_array_equal(rule.select(x), _full_argmin(x, left, right))
+
+
+@pytest.mark.parametrize("kind", ["general", "through_few_points", "duplicates"])
+@pytest.mark.parametrize("seed", range(4))
+def test_point_selection_of_arbitrary_lines_is_the_full_argmin(kind, seed):
+    """Lines in general position, many lines through a few common points (ties at those
+    inputs) and exact duplicates: the envelope filter keeps every possible first minimum."""
+    rng = np.random.default_rng(seed)
+    m, n = int(rng.integers(64, 2000)), int(rng.integers(200, 2000))
+    slope = rng.normal(size=m)
+    if kind == "general":
+        left = rng.normal(size=m)
+    elif kind == "through_few_points":
+        px, py, k = rng.random(4), rng.random(4), rng.integers(0, 4, m)
+        left = py[k] - slope * px[k]
+        x = np.concatenate([rng.random(n), px])  # inputs on the common points too
+    else:
+        slope, left = np.round(slope, 1), np.round(rng.normal(size=m), 1)
+    if kind != "through_few_points":
+        x = np.round(rng.random(n), 2)
+    got = _candidate_argmin(x, slope, left)
+    assert got is not None
+    np.testing.assert_array_equal(got, np.argmin(x[:, None] * slope + left, axis=1))
+
+
+def test_the_envelope_filter_keeps_a_small_share_of_a_large_roc():
+    """Inside (0, 1) few of 10^5 cost lines come near the envelope; at c = 1 (or 0) every line
+    above the highest class-0 score (below the lowest class-1 one) ties at height 0."""
+    y, s = random_scores(3, 100_000, decimals=None)
+    lines = CostLines.from_scores(y, s)
+    kept = _near_envelope(0.001, 0.999, lines.slope, lines.left)
+    assert kept is not None and kept.size < lines.left.size / 1000
+    tied = np.flatnonzero((lines.right == 0) | (lines.left == 0))
+    assert np.isin(tied, _near_envelope(0.0, 1.0, lines.slope, lines.left)).all()

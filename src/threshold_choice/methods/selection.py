@@ -96,6 +96,70 @@ def _candidate_argmin(
     candidate lines only; ``None`` when that would not save work (few lines or inputs) or
     cannot be decided (non-finite values).
 
+    Two filters, each keeping every line that can be a computed first minimum: the lines
+    whose exact height comes within a rounding margin of the lower envelope somewhere between
+    the lowest and highest input (:func:`_near_envelope`: the envelope's lines and those
+    through its vertices, typically a few per cent), then per block of inputs
+    (:func:`_block_argmin`)."""
+    n, m = x.size, slope.size
+    if m < 64 or n < 2 * _BLOCK:
+        return None
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(slope)) and np.all(np.isfinite(left))):
+        return None
+    lines = _near_envelope(float(x.min()), float(x.max()), slope, left)
+    if lines is None:
+        return _block_argmin(x, slope, left)
+    return lines[_block_argmin(x, slope[lines], left[lines])]
+
+
+def _near_envelope(
+    x_lo: float, x_hi: float, slope: FloatArray, left: FloatArray
+) -> NDArray[np.intp] | None:
+    """The lines (in index order) whose exact height comes within a rounding margin of the
+    lower envelope ``min_j (x slope_j + left_j)`` somewhere in ``[x_lo, x_hi]``; ``None`` if
+    the envelope cannot be built (fewer than three distinct lines, all through one point...).
+
+    The envelope's lines are the lower convex hull of the points ``(slope_j, left_j)``
+    (Qhull). A line's height minus the envelope is convex in ``x``, least where the
+    envelope's slope crosses the line's: at the envelope's vertex between the hull lines of
+    slopes just below and above it (clipped to the inputs' range). A line whose least gap
+    exceeds ``16 eps`` times the size of the heights there (``|x| |slope| + |left|``, of the
+    line and of the envelope's lines) is, as computed, above the envelope's computed height
+    at every input: it can never be the first minimum."""
+    from scipy.spatial import ConvexHull, QhullError
+
+    try:
+        hull = ConvexHull(np.column_stack([slope, left]))
+    except (QhullError, ValueError):
+        return None
+    vertices = hull.vertices  # counterclockwise: the lower chain runs by increasing slope
+    a, b = slope[vertices], left[vertices]
+    first = int(np.lexsort((b, a))[0])  # least slope (lowest of those)
+    last = int(np.lexsort((b, -a))[0])  # greatest slope (lowest of those)
+    chain = np.roll(np.arange(vertices.size), -first)
+    chain = chain[: int(np.flatnonzero(chain == last)[0]) + 1]
+    ha, hb = a[chain], b[chain]
+    # the envelope's vertices, decreasing in x: chain line i is lowest between x_i and x_(i-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corners = (hb[:-1] - hb[1:]) / (ha[1:] - ha[:-1])
+    if not np.all(np.isfinite(corners)):
+        return None
+    i = np.searchsorted(ha, slope)  # the envelope's lines 0..i-1 are flatter
+    at = np.full(slope.size, x_lo)  # steeper than all of them: least at x_lo
+    at[i == 0] = x_hi  # flatter than all: least at x_hi
+    inner = (i > 0) & (i < ha.size)
+    at[inner] = corners[i[inner] - 1]
+    at = np.clip(at, x_lo, x_hi)
+    active = np.searchsorted(-corners, -at)
+    gap = (at * slope + left) - (at * ha[active] + hb[active])
+    reach = max(abs(x_lo), abs(x_hi))
+    size = reach * np.abs(slope) + np.abs(left) + np.max(reach * np.abs(ha) + np.abs(hb))
+    return np.flatnonzero(gap <= 16.0 * np.finfo(np.float64).eps * size)
+
+
+def _block_argmin(x: FloatArray, slope: FloatArray, left: FloatArray) -> NDArray[np.intp]:
+    """``argmin(x[:, None] * slope + left, axis=1)`` bit for bit, block by block of inputs.
+
     The sorted inputs are cut into blocks of ``_BLOCK``. On a block ``[xa, xb]`` a line's
     exact height lies between its heights at the ends, and each computed height is within
     ``d = 2u (|x| |slope| + |left|)`` of the exact one (two roundings, ``u = 2**-53``). So a
@@ -103,11 +167,7 @@ def _candidate_argmin(
     as computed, above some other line at every input of the block and cannot be the first
     minimum: only the others are evaluated, in index order, with the same formula. (The
     margin is taken twice as wide, for the rounding of the bounds themselves.)"""
-    n, m = x.size, slope.size
-    if m < 64 or n < 2 * _BLOCK:
-        return None
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(slope)) and np.all(np.isfinite(left))):
-        return None
+    n = x.size
     order = np.argsort(x, kind="stable")
     xs = x[order]
     starts = np.arange(0, n, _BLOCK)
