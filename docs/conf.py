@@ -108,6 +108,9 @@ sphinx_gallery_conf = {
     "abort_on_example_error": True,
     "reset_modules": ("matplotlib",),
     "plot_gallery": "True",
+    # "Examples in the gallery" on each API page (the templates' minigallery)
+    "doc_module": ("threshold_choice",),
+    "backreferences_dir": "generated/backreferences",
 }
 
 # -- HTML ------------------------------------------------------------------------------------
