@@ -126,5 +126,7 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version", "theme-version"],
 }
+# pages without a section of their own: no empty section navigation beside them
+html_sidebars = {page: [] for page in ("index", "getting-started", "benchmarks", "changelog")}
 html_show_sourcelink = False
 html_copy_source = False
