@@ -41,7 +41,8 @@ two lines' ``2FQ/(1 - FQ)``, as for accuracy.
 
 The test-optimal lines are the ROC convex hull vertices with ``TP > 0`` (the map from ROC to
 FROC space is projective, so it keeps convex position); only the costs at which they take
-over differ from the accuracy ones (the F-optimal threshold lies to the left, paper 004).
+over differ from the accuracy ones (on calibrated scores the F-optimal threshold is at
+least the accuracy-optimal one, :func:`f_optimal_threshold`).
 """
 
 from __future__ import annotations
@@ -261,3 +262,68 @@ def froc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
             "on_hull": on_hull[keep],
         }
     )
+
+
+# -- isometrics and the F-optimal threshold of a calibrated model (paper 004, Sect. 4.1-4.2) --
+#
+# In paper 004's ROC space the x-axis is F_1 (the rate of class 1 predicted 0, the positive
+# class) and the y-axis F_0 (the rate of class 0 predicted 0), pi the proportion of class 0.
+
+
+def accuracy_isometric(q: float, pi: float, c: float, b: float = 2.0) -> tuple[float, float]:
+    """``(slope, intercept)`` of the accuracy-loss isometric ``Q = q`` in paper 004's ROC
+    space, ``F_0 = slope F_1 + intercept`` (Eq. 14): slope ``(1 - pi)/pi (1 - c)/c`` whatever
+    ``q``, for ``Q = b (c pi (1 - F_0) + (1 - c)(1 - pi) F_1)`` (Eq. 13)."""
+    return (1.0 - pi) / pi * (1.0 - c) / c, 1.0 - (q / b) / (c * pi)
+
+
+def f_isometric(q: float, pi: float, c: float = 0.5) -> tuple[float, float]:
+    """``(slope, intercept)`` of the F-measure-loss isometric ``FQ = q`` in paper 004's ROC
+    space (Eq. 19), for ``FQ`` of Eq. 18 (``FQ = 1 - F1`` at ``c = 1/2``). The slope falls
+    with ``q``; the isometrics pivot on ``(F_1, F_0) = (-c pi / ((1 - c)(1 - pi)), 0)`` (at
+    ``c = 1/2`` the paper's ``(-pi/(1 - pi), 0)``); none is steeper than the accuracy
+    isometric of the same ``c``, equal at ``q = 0`` only."""
+    denominator = c + (1.0 - c) * q
+    return ((1.0 - pi) / pi * (1.0 - c) * (1.0 - q) / denominator,
+            c * (1.0 - q) / denominator)
+
+
+def f_optimal_threshold(
+    y: ArrayLike, s: ArrayLike, c: float = 0.5, *, calibrate: bool = True
+) -> float:
+    """The F-optimal threshold ``t_F`` of a calibrated model at cost ``c`` (paper 004, Eq. 27):
+    the fixed point
+
+    ``t_F = (c pi + (1 - c)(1 - pi) F_1(t_F)) / (c pi + (1 - c)(pi F_0(t_F) + (1 - pi) F_1(t_F)))``
+
+    (``F_k(t)`` the rate of class ``k`` with score ``<= t``, predicted 0: the positive class
+    here, as in the module docstring; ``pi`` the proportion of class 0). The right-hand side
+    at the cut that predicts 0 the scores ``<= t`` is the calibrated score below which one more
+    block of examples lowers ``FQ``; on calibrated scores (``calibrate``: made so first by
+    :func:`~threshold_choice.score_transforms.pav_calibrated`) exactly one cut holds its own
+    value, and it minimises ``FQ(t; c)``. The threshold returned predicts 0 iff
+    ``score <= t_F`` on the calibrated scores. Accuracy's optimal threshold is ``t_A = c``:
+    ``t_F - c = (1 - c) N / (N + TP) >= 0`` (``N`` the numerator of ``FQ``), so the F-optimal
+    threshold predicts the positive class 0 at least as often -- to the right of accuracy's in
+    ROC space, not to the left as paper 004's text has it (docs/paper-notes.md)."""
+    from threshold_choice.score_transforms import pav_calibrated
+
+    if not 0.0 < c < 1.0:
+        raise UserError(f"c must be in (0, 1), got {c}")
+    y_arr = np.asarray(y)
+    lines = CostLines.from_scores(y_arr, pav_calibrated(y_arr, s) if calibrate else s)
+    if lines.n0 == 0 or lines.n1 == 0:
+        raise UserError("the F-optimal threshold needs examples of both classes")
+    pi = lines.n0 / lines.n
+    f0, f1 = lines.n0_le / lines.n0, lines.n1_le / lines.n1
+    tau = (c * pi + (1.0 - c) * (1.0 - pi) * f1) / (
+        c * pi + (1.0 - c) * (pi * f0 + (1.0 - pi) * f1))
+    # cut j predicts 0 the j lowest distinct scores: thresholds in [u_(j-1), u_j)
+    low = np.concatenate(([-np.inf], lines.scores))
+    high = np.concatenate((lines.scores, [np.inf]))
+    fixed = np.flatnonzero((low <= tau) & (tau < high))
+    if fixed.size != 1:
+        raise UserError(
+            f"the scores have {fixed.size} fixed points of Eq. 27 (one when they are "
+            "calibrated): pass calibrate=True")
+    return float(tau[fixed[0]])
