@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike
 
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines, validate_scores
+from threshold_choice.errors import UserError
 
 #: the metric names, in the order of the CLI and the tables
 METRICS: tuple[str, ...] = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv", "LogLoss", "pi0", "pi1")
@@ -161,3 +162,55 @@ def compute_metrics(
         # the log loss needs 0 < lo < hi < 1: clip a [0, HI] or [LO, 1] range by eps
         out["LogLoss_bounded"] = bounded_log_loss(yf, s_arr, max(lo, eps), min(hi, 1 - eps))
     return out
+
+
+# -- top-K metrics (paper 002, Sect. 3: what practice reports beside the scoring rules) ---------
+
+
+def _top_counts(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> tuple[np.ndarray, CostLines]:
+    """The expected number of class-1 examples among the ``k`` highest scores, ties at the
+    ``k``-th place broken at random (the tied group counted in proportion: its share of
+    class 1 times the places left for it), for each ``k``."""
+    y_int, s_arr = validate_scores(y, s)
+    lines = CostLines.from_scores(y_int, s_arr)
+    k_arr = np.asarray(k)
+    if not np.issubdtype(k_arr.dtype, np.integer) or np.any(k_arr < 1) or np.any(
+            k_arr > lines.n):
+        raise UserError(f"k must be whole numbers from 1 to the number of scores ({lines.n})")
+    # above[j]: examples with a score above the j-th distinct score from the top
+    n_le = lines.n0_le + lines.n1_le
+    above = (lines.n - n_le)[::-1]  # above the distinct scores, highest first
+    ones_above = (lines.n1 - lines.n1_le)[::-1]
+    group = np.diff(n_le)[::-1]  # examples at each distinct score, highest first
+    group_ones = np.diff(lines.n1_le)[::-1]
+    j = np.searchsorted(above[1:], k_arr, side="left")  # the group holding place k
+    return ones_above[j] + group_ones[j] * (k_arr - above[j]) / group[j], lines
+
+
+def precision_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
+    """Precision@K: the share of class 1 among the ``k`` highest scores (class 1 the class
+    the scores estimate), ties at the ``k``-th place broken at random (in expectation)."""
+    ones, _ = _top_counts(y, s, k)
+    out = ones / np.asarray(k)
+    return float(out) if out.ndim == 0 else out
+
+
+def recall_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
+    """Recall@K: the share of the class-1 examples among the ``k`` highest scores (ties as
+    :func:`precision_at_k`)."""
+    ones, lines = _top_counts(y, s, k)
+    out = ones / lines.n1
+    return float(out) if out.ndim == 0 else out
+
+
+def average_precision(y: ArrayLike, s: ArrayLike) -> float:
+    """AUC-PR as average precision, ``sum_j (R_j - R_(j-1)) P_j`` over the thresholds at the
+    distinct scores from the highest (``P_j``, ``R_j`` the precision and recall of predicting
+    1 the scores ``>= u_j``; tied scores enter together), scikit-learn's
+    ``average_precision_score``."""
+    y_int, s_arr = validate_scores(y, s)
+    lines = CostLines.from_scores(y_int, s_arr)
+    tp = (lines.n1 - lines.n1_le[:-1])[::-1].astype(np.float64)  # scores >= u_j, j from top
+    predicted = (lines.n - (lines.n0_le + lines.n1_le)[:-1])[::-1]
+    recall_steps = np.diff(np.concatenate(([0.0], tp))) / lines.n1
+    return float(recall_steps @ (tp / predicted))
