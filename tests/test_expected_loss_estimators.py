@@ -92,6 +92,25 @@ def rate_pieces(y, s):
     return r, strict - r[:-1, None] * beta, beta
 
 
+def instance_pieces(y, s):
+    """Instance-uniform: cut k (the k lowest scores predicted 0, a tied group at the cut
+    split in proportion) on c_hat in [k/(n+1), (k+1)/(n+1))."""
+    n = len(y)
+    sorted_s = np.sort(s)
+    alpha = []
+    for k in range(n + 1):
+        if k == 0:
+            ones0, zeros1 = 0.0, float(np.sum(y == 0))
+        else:
+            t = sorted_s[k - 1]
+            below, tied = s < t, s == t
+            share = (k - below.sum()) / tied.sum()
+            ones0 = np.sum(y[below] == 1) + share * np.sum(y[tied] == 1)  # class 1 predicted 0
+            zeros1 = np.sum((y == 0) & (s > t)) + (1 - share) * np.sum(y[tied] == 0)
+        alpha.append([2.0 * ones0 / n, 2.0 * zeros1 / n])
+    return np.arange(n + 2) / (n + 1), np.array(alpha)
+
+
 def posterior_mean(w, gamma):
     """E[c | logit(c_hat) = w] under a uniform prior on c, by adaptive quadrature over c."""
 
@@ -161,6 +180,8 @@ def oracle_pieces(method, y, s, ty, ts, gamma, fixed_at=0.5):
     elif base == "rate-driven-z":  # rate skew(c_hat)
         (edges, alpha, beta), phi = rate_pieces(y, s), skew
         edges = skew_inverse(edges)
+    elif base == "instance-uniform":
+        edges, alpha = instance_pieces(y, s)
     elif base == "score-fixed":  # the line of threshold E[c] (paper 000, Definition 4)
         edges, alpha = np.array([0.0, 1.0]), line_of(y, s, fixed_at)[None, :]
     elif base == "rate-fixed":  # rate-driven's mixture at the rate E[c], whatever c_hat
@@ -175,7 +196,7 @@ def oracle_pieces(method, y, s, ty, ts, gamma, fixed_at=0.5):
         edges, alpha = np.array([0.0, 1.0]), line_of(y, s, t)[None, :]
     elif method.endswith("-aware"):  # the plain method applied to E[c | c_hat]
         edges = np.array([posterior_mean_inverse(m, gamma) for m in edges])
-    return edges, alpha, beta, phi, 0.0 if base.endswith("-uniform") else gamma
+    return edges, alpha, beta, phi, 0.0 if base.endswith("uniform") else gamma
 
 
 def oracle_expected_cost(c, edges, alpha, beta, phi, gamma):

@@ -139,3 +139,61 @@ def test_plot_roc_on_the_command_line(tmp_path, capsys):
     assert main(["plot", "roc", "--test", str(path), "--gamma", "2", "--out",
                  str(tmp_path / "x.png")]) == 2
     assert "--gamma applies to plot kind(s)" in capsys.readouterr().err
+
+
+# -- instance-uniform as a method (paper 000's finite-n rate-uniform) --------------------------
+
+
+@pytest.mark.parametrize("gamma", [math.inf, 4.0, 0.0])
+def test_instance_uniform_method_has_the_instance_cuts_mean_loss_at_every_gamma(gamma):
+    from threshold_choice import expected_losses
+
+    y, s = random_scores(4, 60)  # ties: cuts inside tied groups mix two lines
+    frame = expected_losses(y, s, methods=["instance-uniform"], gammas=[gamma])
+    assert frame["expected_loss"].iloc[0] == pytest.approx(instance_uniform_loss(y, s),
+                                                           abs=1e-14)
+
+
+def test_instance_uniform_differs_from_rate_uniform_at_finite_n_and_on_skews():
+    """At n = 7 (the audit's example): 0.3542 under uniform skews (prior 0.5) against
+    rate-uniform's (1 - 2 AUC)/4 + 1/2 = 0.3333; the method under uniform costs, 0.3571."""
+    from threshold_choice import LossSettings, expected_losses
+
+    frame = expected_losses(FIG2_Y, FIG2_S, methods=["instance-uniform", "rate-uniform"],
+                            gammas=[4.0])
+    instance, rate = frame["expected_loss"]
+    assert instance == pytest.approx(instance_uniform_loss(FIG2_Y, FIG2_S), abs=1e-14)
+    assert instance != pytest.approx(rate, abs=1e-3)
+    skews = expected_losses(FIG2_Y, FIG2_S, methods=["instance-uniform", "rate-uniform"],
+                            gammas=[4.0], settings=LossSettings(prior=0.5))
+    assert skews["expected_loss"].round(4).tolist() == [0.3542, 0.3333]
+
+
+def test_instance_uniform_under_a_cost_distribution_weighs_each_cut_by_the_mean_cost():
+    from threshold_choice import LossSettings, expected_losses
+    from threshold_choice.costlines import CostLines
+    from threshold_choice.methods.builders import instance_cut_lines
+
+    y, s = random_scores(5, 40)
+    left, right = instance_cut_lines(CostLines.from_scores(y, s))
+    frame = expected_losses(y, s, methods=["instance-uniform"], gammas=[2.0],
+                            settings=LossSettings(cost_distribution="beta:2,5"))
+    mean_c = 2 / 7
+    expected = float(np.mean(left + (right - left) * mean_c))
+    assert frame["expected_loss"].iloc[0] == pytest.approx(expected, abs=1e-12)
+
+
+def test_instance_uniform_is_bootstrapped_and_refused_by_the_classifier():
+    from sklearn.linear_model import LogisticRegression
+
+    from threshold_choice import ThresholdChoiceClassifier
+    from threshold_choice.bootstrap import bootstrap
+    from threshold_choice.errors import UserError
+
+    y, s = random_scores(6, 80)
+    boot = bootstrap(y, s, methods=["instance-uniform"], gammas=[4.0], metrics=(), n_boot=20)
+    assert np.isfinite(boot.replicates).all() and boot.replicates.std() > 0
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    with pytest.raises(UserError, match="random-cut baseline"):
+        ThresholdChoiceClassifier(LogisticRegression(), method="instance-uniform").fit(
+            X, (X[:, 0] > 0).astype(int))

@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from threshold_choice._typing import FloatArray
 from threshold_choice.costlines import CostLines, check_prior, validate_scores
+from threshold_choice.methods.builders import instance_cut_lines
 
 
 def _lines(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> CostLines:
@@ -101,21 +101,6 @@ def hull_area(points: pd.DataFrame) -> float:
     return float(np.trapezoid(hull["tpr"], hull["fpr"]))
 
 
-def _instance_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
-    """Heights at ``c = 0`` and ``c = 1`` of the line of each instance cut ``k = 0..n``
-    (``k`` examples predicted 0), mixing the adjacent lines where ties make ``k``
-    unattainable."""
-    counts = lines.n0_le + lines.n1_le  # examples predicted 0 by each line, increasing
-    k = np.arange(lines.n + 1)
-    a = np.searchsorted(counts, k, side="right") - 1
-    b = np.minimum(a + 1, counts.size - 1)
-    width = (counts[b] - counts[a]).astype(np.float64)
-    p = np.divide(k - counts[a], width, out=np.zeros(k.size), where=width > 0)
-    left = (1.0 - p) * lines.left[a] + p * lines.left[b]
-    right = (1.0 - p) * lines.right[a] + p * lines.right[b]
-    return left, right
-
-
 def step_roc_cost_area(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> float:
     """The area under ``001_...``'s step ROC cost curve: cost line ``k`` on ``c`` in
     ``[k/(n+1), (k+1)/(n+1))`` (see the module docstring). ``prior``: the deployment class-0
@@ -131,7 +116,7 @@ def step_roc_cost_area(y: ArrayLike, s: ArrayLike, prior: float | None = None) -
     0.169643
     """
     lines = _lines(y, s, prior)
-    left, right = _instance_lines(lines)
+    left, right = instance_cut_lines(lines)
     k = np.arange(left.size)
     lo, hi = k / left.size, (k + 1) / left.size
     return float(np.sum(left * (hi - lo) + (right - left) * (hi**2 - lo**2) / 2.0))
@@ -148,7 +133,7 @@ def instance_uniform_loss(y: ArrayLike, s: ArrayLike, prior: float | None = None
     ...                             [0.95, 0.9, 0.8, 0.3, 0.2, 0.1, 0.05], prior=0.5), 6)
     0.354167
     """
-    left, right = _instance_lines(_lines(y, s, prior))
+    left, right = instance_cut_lines(_lines(y, s, prior))
     return float(np.mean((left + right) / 2.0))
 
 

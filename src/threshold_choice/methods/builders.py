@@ -221,6 +221,35 @@ def uniform(sel: Selection, name: str) -> Selection:
     return replace(sel, method=name, ignores_c_hat=True)
 
 
+def instance_cut_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
+    """Heights at ``c = 0`` and ``c = 1`` of the line of each instance cut ``k = 0..n``
+    (``k`` examples predicted 0, the lowest scores), mixing the adjacent lines where ties make
+    ``k`` unattainable (in proportion to the tied examples it takes)."""
+    counts = lines.n0_le + lines.n1_le  # examples predicted 0 by each line, increasing
+    k = np.arange(lines.n + 1)
+    a = np.searchsorted(counts, k, side="right") - 1
+    b = np.minimum(a + 1, counts.size - 1)
+    width = (counts[b] - counts[a]).astype(np.float64)
+    p = np.divide(k - counts[a], width, out=np.zeros(k.size), where=width > 0)
+    left = (1.0 - p) * lines.left[a] + p * lines.left[b]
+    right = (1.0 - p) * lines.right[a] + p * lines.right[b]
+    return left, right
+
+
+def instance_uniform(test: CostLines) -> Selection:
+    """Paper 000's finite-``n`` rate-uniform (instance-uniform): one of the ``n + 1`` instance
+    cuts drawn uniformly, whatever ``c_hat``. As a selection: cut ``k`` on ``c_hat`` in
+    ``[k/(n+1), (k+1)/(n+1))``, given a uniform ``c_hat`` (it ignores ``c``). Its expected loss
+    under a uniform ``c`` is the mean over the cuts of their lines' mean heights, which
+    differs from rate-uniform's (a uniform rate on ``[0, 1]``) at finite ``n``."""
+    left, right = instance_cut_lines(test)
+    coef = np.zeros((left.size, 4))
+    coef[:, 0] = left
+    coef[:, 1] = right - left
+    breaks = np.arange(1, left.size, dtype=np.float64) / left.size
+    return Selection("instance-uniform", coef, breaks, breaks, "left", ignores_c_hat=True)
+
+
 def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
     """``sel`` frozen at one presumed cost proportion ``c_hat``: the threshold it sets there,
     kept whatever the operating condition (a single segment; for an interpolating method the

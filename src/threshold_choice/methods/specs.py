@@ -34,6 +34,7 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.methods.builders import (
     TieBreaking,
+    instance_uniform,
     rate_driven,
     rate_driven_z,
     rate_fixed,
@@ -355,6 +356,11 @@ _BUILTIN: tuple[MethodSpec, ...] = (
         "a predicted-0 rate drawn uniformly, ignoring c_hat",
         interpolates=True,
         not_predictable="ignores the cost proportion (a random-rate baseline)",
+    ),
+    MethodSpec(
+        "instance-uniform", lambda t, tr, o: instance_uniform(t),
+        "one of the n + 1 instance cuts drawn uniformly, ignoring c_hat",
+        not_predictable="ignores the cost proportion (a random-cut baseline)",
     ),
     MethodSpec(
         "score-driven-z", lambda t, tr, o: score_driven_z(t, o.skew_pi0),
