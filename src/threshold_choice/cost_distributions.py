@@ -53,10 +53,58 @@ MAX_BETA_SHAPE = 200.0
 
 @dataclass(frozen=True)
 class CostDistribution:
-    """A probability density ``w`` on the true cost proportion (see the module docstring).
+    """A probability density ``w`` on the true cost proportion ``c`` (a belief about it).
 
-    Build with :func:`parse_cost_distribution` (or the classmethods); ``kind='uniform'`` with
-    ``(lo, hi) = (0, 1)`` is the paper's measure, on which every number is unchanged.
+    The expected loss is ``L = integral K(c) w(c) dc``; the paper's ``w`` is uniform on
+    [0, 1] (``kind="uniform"``, ``p, q = 0, 1``), on which every number is the paper's. The
+    kinds are those of the module docstring: ``beta:A,B``, ``uniform:LO,HI`` and
+    ``logit-uniform:LO,HI``. Build with :func:`parse_cost_distribution` from a spec, or with
+    :func:`beta_from_interval`.
+
+    Parameters
+    ----------
+    kind : {"uniform", "beta", "logit-uniform"}, default="uniform"
+        The family.
+    p : float, default=0.0
+        ``A`` for ``beta`` (``1 <= A <= 200``); ``LO`` for the two bounded kinds.
+    q : float, default=1.0
+        ``B`` for ``beta`` (``1 <= B <= 200``); ``HI`` for the two bounded kinds
+        (``0 <= LO < HI <= 1``; for ``logit-uniform`` within ``expit(+-30)``).
+
+    Attributes
+    ----------
+    spec : str
+        The canonical spec (``"uniform"``, ``"beta:2,2"``, ``"uniform:0.05,0.2"``), the text
+        the workflow's ``cost_distribution`` and the command line take.
+    mean : float
+        ``E[c]`` (1/2 for the uniform).
+    support : tuple of float
+        ``(LO, HI)``, or ``(0, 1)`` for ``beta``.
+    is_standard_uniform : bool
+        ``w = 1`` on [0, 1], the paper's.
+    is_bounded : bool
+        A range other than [0, 1] (``w`` jumps at its ends).
+
+    Raises
+    ------
+    UserError
+        For parameters outside the ranges above, or an unknown kind.
+
+    See Also
+    --------
+    parse_cost_distribution : A distribution from its spec.
+    beta_from_interval : A Beta belief from an interval and the probability it holds.
+
+    Examples
+    --------
+    >>> from threshold_choice import parse_cost_distribution
+    >>> w = parse_cost_distribution("uniform:0.05,0.2")
+    >>> w.kind, w.support, w.mean
+    ('uniform', (0.05, 0.2), 0.125)
+    >>> [round(v, 4) for v in w.pdf([0.1, 0.3]).tolist()]  # 1 / (HI - LO) inside, 0 outside
+    [6.6667, 0.0]
+    >>> float(parse_cost_distribution("beta:2,2").cdf(0.5))
+    0.5
     """
 
     kind: Kind = "uniform"
@@ -258,9 +306,42 @@ _SPEC = re.compile(r"^\s*(uniform|beta|logit-uniform)\s*(?::(.*))?$")
 
 
 def parse_cost_distribution(spec: str | CostDistribution | None) -> CostDistribution:
-    """A :class:`CostDistribution` from its spec (``None`` and ``'uniform'``: the paper's).
+    """Parse a belief about the true cost proportion from its spec.
 
-    Raises :class:`UserError` with a one-line message for anything else.
+    Parameters
+    ----------
+    spec : str, CostDistribution or None
+        ``"uniform"`` (or ``None``, or ``"uniform:0,1"``: the paper's), ``"beta:A,B"``,
+        ``"uniform:LO,HI"`` or ``"logit-uniform:LO,HI"`` (blanks around the parts allowed);
+        a :class:`CostDistribution` is returned as it is.
+
+    Returns
+    -------
+    CostDistribution
+        The distribution; ``None`` and every spec of the uniform on [0, 1] give the same
+        object, ``UNIFORM``.
+
+    Raises
+    ------
+    UserError
+        With a one-line message naming the forms, for a spec that is not one of them or
+        whose numbers are out of range.
+
+    See Also
+    --------
+    CostDistribution : The distribution and its parameters' ranges.
+
+    Examples
+    --------
+    >>> from threshold_choice import parse_cost_distribution
+    >>> parse_cost_distribution("beta:2,2")
+    CostDistribution(kind='beta', p=2.0, q=2.0)
+    >>> parse_cost_distribution("uniform:0,1").spec
+    'uniform'
+    >>> parse_cost_distribution("beta:2")
+    Traceback (most recent call last):
+    ...
+    threshold_choice.errors.UserError: cost distribution 'beta:2' needs two numbers: beta:A,B
     """
     if spec is None:
         return UNIFORM
@@ -297,13 +378,47 @@ def parse_cost_distribution(spec: str | CostDistribution | None) -> CostDistribu
 
 
 def beta_from_interval(low: float, high: float, mass: float = 0.9) -> CostDistribution:
-    """The ``beta:A,B`` belief about the true ``c`` whose mean is the middle of
-    ``[low, high]`` and which puts ``mass`` of its probability there: "``c`` is 0.8, give or
-    take 0.1, 90% sure" is ``beta_from_interval(0.7, 0.9, 0.9)``, ``beta:32.593,8.14825``
-    (its ``spec`` is the text the workflow's ``cost_distribution`` takes).
+    """Return the Beta belief about ``c`` centred on an interval that holds a given mass.
 
-    Raises :class:`UserError` when no such Beta has ``1 <= A, B <=`` :data:`MAX_BETA_SHAPE`
-    (an interval too wide: use ``uniform:LO,HI``; or too narrow for the tables)."""
+    "``c`` is 0.8, give or take 0.1, 90% sure" is ``beta_from_interval(0.7, 0.9, 0.9)``:
+    the ``beta:A,B`` whose mean is the middle of ``[low, high]`` and which puts ``mass`` of
+    its probability there.
+
+    Parameters
+    ----------
+    low : float
+        The interval's lower end, ``0 <= low < high``.
+    high : float
+        The interval's upper end, ``high <= 1``.
+    mass : float, default=0.9
+        The probability the belief puts on ``[low, high]``, in (0, 1).
+
+    Returns
+    -------
+    CostDistribution
+        A ``beta`` distribution, ``A`` and ``B`` to 6 significant digits (its ``spec`` is
+        the text the workflow's ``cost_distribution`` takes).
+
+    Raises
+    ------
+    UserError
+        For an interval or mass out of range, or when no Beta with
+        ``1 <= A, B <= MAX_BETA_SHAPE`` (200) fits: an interval too wide (use
+        ``uniform:LO,HI``) or too narrow for the moment tables.
+
+    See Also
+    --------
+    threshold_choice.gamma_for_spread : The other knob: how far ``c_hat`` is from ``c``.
+
+    Examples
+    --------
+    >>> from threshold_choice import beta_from_interval
+    >>> belief = beta_from_interval(0.7, 0.9, 0.9)
+    >>> belief.spec
+    'beta:32.593,8.14825'
+    >>> round(belief.mean, 4), round(float(belief.cdf(0.9) - belief.cdf(0.7)), 4)
+    (0.8, 0.9)
+    """
     from scipy.optimize import brentq
     from scipy.special import betainc
 

@@ -86,17 +86,72 @@ def check_prior(prior: float) -> float:
 class CostLines:
     """The ``m + 1`` cost lines of labelled scores, with the counts behind them.
 
+    With distinct scores ``u_1 < ... < u_m``, line ``j`` (``j = 0..m``) predicts class 0 for
+    the scores ``<= u_j`` and class 1 for the rest (line 0: everything 1; line ``m``:
+    everything 0). Its loss at the cost proportion ``c`` (of an error on class 0) is
+    ``h_j(c) = 2 * (c * pi0 * FP0_j + (1 - c) * pi1 * FN1_j)`` (``b = 2``), a line from
+    ``left[j] = 2 * pi1 * FN1_j`` at ``c = 0`` to ``right[j] = 2 * pi0 * FP0_j`` at
+    ``c = 1``; ``pi0, pi1`` are the scored set's class proportions unless a deployment
+    ``prior`` is set. Build with :meth:`from_scores`.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (m,)
+        The distinct scores ``u_1 < ... < u_m``.
+    n0_le : ndarray of shape (m + 1,)
+        ``n0_le[j]``: the number of class-0 examples with score ``<= u_j`` (the ones line
+        ``j`` predicts correctly); ``n0_le[0] = 0``, ``n0_le[m] = n0``.
+    n1_le : ndarray of shape (m + 1,)
+        ``n1_le[j]``: the number of class-1 examples with score ``<= u_j`` (the errors of
+        line ``j`` on class 1); ``n1_le[0] = 0``, ``n1_le[m] = n1``.
+    n0 : int
+        The number of class-0 examples.
+    n1 : int
+        The number of class-1 examples.
+    prior : float or None, default=None
+        The deployment class-0 proportion the lines are weighted with (the rates ``FP0``,
+        ``FN1`` stay the scored set's); ``None``: ``n0 / n``. See :meth:`with_prior`.
+
     Attributes
     ----------
-    scores:
-        The distinct scores ``u_1 < ... < u_m``.
-    n0_le, n1_le:
-        ``n0_le[j]`` (``n1_le[j]``) = number of class-0 (class-1) examples with score ``<= u_j``;
-        index 0 is 0, index ``m`` the class size.
-    n0, n1:
-        Class sizes.
-    prior:
-        The deployment class-0 proportion the lines are weighted with (``None``: ``n0 / n``).
+    n : int
+        ``n0 + n1``.
+    pi0, pi1 : float
+        The class proportions the lines use (``prior`` and ``1 - prior`` when set).
+    left : ndarray of shape (m + 1,)
+        Each line's height at ``c = 0``: ``2 * pi1 * FN1``.
+    right : ndarray of shape (m + 1,)
+        Each line's height at ``c = 1``: ``2 * pi0 * FP0``.
+    slope : ndarray of shape (m + 1,)
+        ``right - left``.
+    rates : ndarray of shape (m + 1,)
+        The fraction of examples each line predicts 0 (0 for line 0, 1 for line ``m``),
+        under the deployment prior when one is set.
+    thresholds : ndarray of shape (m + 1,)
+        A threshold realising each line: the midpoint between consecutive distinct scores,
+        ``-inf`` for line 0 and ``inf`` for line ``m``.
+    pav_blocks : tuple of ndarray
+        ``(ends, values)``: the pool-adjacent-violators calibration of the scores, whose
+        block ends are the lines of the lower envelope (the ROC convex hull's vertices).
+
+    See Also
+    --------
+    threshold_choice.make_selection : A threshold choice method applied to cost lines.
+    threshold_choice.roc_points : The same lines as points of ROC space.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> lines.n0, lines.n1, len(lines.scores)
+    (4, 4, 8)
+    >>> lines.left.tolist()  # 2 * pi1 * FN1 at c = 0
+    [0.0, 0.0, 0.0, 0.25, 0.25, 0.5, 0.5, 0.75, 1.0]
+    >>> lines.right.tolist()  # 2 * pi0 * FP0 at c = 1
+    [1.0, 0.75, 0.5, 0.5, 0.25, 0.25, 0.0, 0.0, 0.0]
+    >>> float(lines.height(4, 0.5))  # line 4 (scores <= 0.6 predicted 0) at c = 1/2
+    0.25
     """
 
     scores: FloatArray
@@ -107,14 +162,54 @@ class CostLines:
     prior: float | None = None
 
     def with_prior(self, prior: float | None) -> CostLines:
-        """These lines under a deployment class-0 proportion ``prior`` (``None``: unchanged)."""
+        """Return these lines under a deployment class-0 proportion.
+
+        Parameters
+        ----------
+        prior : float or None
+            The class-0 proportion of the deployment, in (0, 1): the lines become
+            ``2 * (c * prior * FP0 + (1 - c) * (1 - prior) * FN1)`` with the scored set's
+            rates. ``None``: the lines unchanged.
+
+        Returns
+        -------
+        CostLines
+            The reweighted lines (``self`` when ``prior`` is ``None``).
+
+        Raises
+        ------
+        UserError
+            If ``prior`` is not a number strictly between 0 and 1.
+        """
         if prior is None:
             return self
         return replace(self, prior=check_prior(prior))
 
     @classmethod
     def from_scores(cls, y: ArrayLike, s: ArrayLike, *, what: str = "scores") -> CostLines:
-        """Build the cost lines of labels ``y`` (0/1) and scores ``s`` (ties grouped)."""
+        """Build the cost lines of labelled scores (tied scores grouped).
+
+        Parameters
+        ----------
+        y : array-like of shape (n,)
+            Labels, 0 or 1 (class 1: the class whose probability the score estimates);
+            both classes must be present.
+        s : array-like of shape (n,)
+            Finite real scores (only their order and ties matter here).
+        what : str, default="scores"
+            How error messages name these scores (e.g. ``"test scores"``).
+
+        Returns
+        -------
+        CostLines
+            One line per distinct score, and one more.
+
+        Raises
+        ------
+        UserError
+            For empty input, mismatched lengths, labels other than 0/1, scores that are
+            not finite real numbers, or a single class.
+        """
         y_int, s_arr = validate_scores(y, s, what=what)
         distinct, inverse = np.unique(s_arr, return_inverse=True)
         ones = np.bincount(inverse, weights=y_int, minlength=distinct.size).astype(np.int64)
@@ -172,11 +267,35 @@ class CostLines:
         return np.concatenate(([-np.inf], mid, [np.inf]))
 
     def line_index(self, t: ArrayLike) -> NDArray[np.intp]:
-        """Index of the line that threshold(s) ``t`` realise (scores ``<= t`` predicted 0)."""
+        """Return the index of the line each threshold realises.
+
+        Parameters
+        ----------
+        t : array-like
+            Thresholds (class 1 predicted iff ``score > t``).
+
+        Returns
+        -------
+        ndarray of int
+            The number of distinct scores ``<= t``, the index of the line.
+        """
         return np.searchsorted(self.scores, np.asarray(t, dtype=np.float64), side="right")
 
     def height(self, j: ArrayLike, c: ArrayLike) -> FloatArray:
-        """``h_j(c)`` for line indices ``j`` and costs ``c`` (broadcast)."""
+        """Return the loss ``h_j(c)`` of lines ``j`` at cost proportions ``c``.
+
+        Parameters
+        ----------
+        j : array-like of int
+            Line indices, ``0..m``.
+        c : array-like of float
+            Cost proportions, broadcast against ``j``.
+
+        Returns
+        -------
+        ndarray
+            ``left[j] + (right[j] - left[j]) * c``.
+        """
         j_arr = np.asarray(j)
         return self.left[j_arr] + self.slope[j_arr] * np.asarray(c, dtype=np.float64)
 

@@ -45,30 +45,56 @@ def _cost(name: str, value: Any) -> float:
 
 @dataclass(frozen=True)
 class Costs:
-    """The cost of each kind of error, in the user's units (see the module docstring).
+    """The cost of each kind of error, in the user's units.
+
+    With the positive class ``pos_label`` being class 1 (the class whose probability the score
+    estimates), an error on class 0 is a false positive and an error on class 1 a false
+    negative, so the package's cost proportion is ``c = C_FP / (C_FP + C_FN)``, and a loss on
+    its scale (``b = 2``) times ``(C_FP + C_FN) / 2`` is a cost per example in these units
+    (see the module docstring).
 
     Parameters
     ----------
-    false_positive:
+    false_positive : float
         The cost of predicting ``pos_label`` for an example of the other class (an error on
-        class 0; a false alarm).
-    false_negative:
+        class 0; a false alarm); a finite number >= 0.
+    false_negative : float
         The cost of predicting the other class for an example of ``pos_label`` (an error on
-        class 1; a miss).
-    pos_label:
+        class 1; a miss); a finite number >= 0, not 0 together with ``false_positive``.
+    pos_label : object, default=None
         The class the costs call positive (class 1, whose probability the score estimates).
         ``None``: the classifier's or the caller's; a classifier or scorer given another
         positive class refuses these costs.
-    units:
+    units : str, default=""
         A name for the units (``"EUR"``, ``"hours"``), used in labels.
+
+    Attributes
+    ----------
+    cost_proportion : float
+        ``c = C_FP / (C_FP + C_FN)``, the package's operating condition.
+    scale : float
+        ``(C_FP + C_FN) / 2``: units per unit of the paper's loss.
+
+    Raises
+    ------
+    UserError
+        If a cost is not a finite number >= 0, or both are 0.
+
+    See Also
+    --------
+    Costs.from_matrix : The costs of a 2 x 2 cost matrix.
+    threshold_choice.beta_from_interval : A belief about ``c`` around the cost proportion.
 
     Examples
     --------
+    >>> from threshold_choice import Costs
     >>> costs = Costs(false_positive=1, false_negative=4, pos_label="malignant")
     >>> costs.cost_proportion
     0.2
     >>> costs.in_units(0.05)  # a loss of 0.05 on the paper's scale, per example
     0.125
+    >>> print(costs)
+    false positive 1, false negative 4 (positive: 'malignant'): c = 0.2
     """
 
     false_positive: float
@@ -88,12 +114,49 @@ class Costs:
     @classmethod
     def from_matrix(cls, matrix: ArrayLike, labels: ArrayLike | None = None, *,
                     pos_label: Any = None, units: str = "") -> Costs:
-        """Costs from a 2 x 2 cost matrix in scikit-learn's ``confusion_matrix`` layout:
-        ``matrix[i][j]`` is the cost of predicting ``labels[j]`` for an example of
-        ``labels[i]`` (rows: true class, columns: predicted class). ``labels``: the two class
-        labels in the matrix's order (default ``[0, 1]``); ``pos_label``: which of them is
-        positive (default ``labels[1]``). A non-zero diagonal is subtracted row by row (see
-        the module docstring)."""
+        """Build the costs of a 2 x 2 cost matrix.
+
+        The matrix is in scikit-learn's ``confusion_matrix`` layout: ``matrix[i][j]`` is the
+        cost of predicting ``labels[j]`` for an example of ``labels[i]`` (rows: true class,
+        columns: predicted class). A non-zero diagonal (the cost of a correct decision) is
+        subtracted row by row: only ``C_FP - C_TN`` and ``C_FN - C_TP`` change decisions
+        (Elkan, 2001), and losses in units are then costs above those of a classifier that
+        is always right.
+
+        Parameters
+        ----------
+        matrix : array-like of shape (2, 2)
+            The costs, finite numbers >= 0; an error may not cost less than the correct
+            decision for the same example.
+        labels : array-like of shape (2,), default=None
+            The two class labels in the matrix's order; ``None``: ``[0, 1]``.
+        pos_label : object, default=None
+            Which of ``labels`` is positive (class 1); ``None``: ``labels[1]``.
+        units : str, default=""
+            A name for the units.
+
+        Returns
+        -------
+        Costs
+            The costs of a false positive and a false negative; their ``pos_label`` is the
+            positive class when ``labels`` or ``pos_label`` is given, else ``None``.
+
+        Raises
+        ------
+        UserError
+            If the matrix is not 2 x 2 of numbers >= 0, the labels are not two distinct
+            labels, ``pos_label`` is not one of them, or an error costs less than the
+            correct decision.
+
+        Examples
+        --------
+        >>> from threshold_choice import Costs
+        >>> Costs.from_matrix([[0, 1], [4, 0]]).cost_proportion  # rows: true 0, true 1
+        0.2
+        >>> costs = Costs.from_matrix([[1, 3], [10, 2]], labels=["no", "yes"])
+        >>> costs.false_positive, costs.false_negative, costs.pos_label  # 3 - 1, 10 - 2
+        (2.0, 8.0, 'yes')
+        """
         m = np.asarray(matrix, dtype=object)
         if m.shape != (2, 2):
             raise UserError(f"a cost matrix is 2 x 2 (rows: true class, columns: predicted), "
@@ -127,8 +190,18 @@ class Costs:
         return (self.false_positive + self.false_negative) / 2.0
 
     def in_units(self, loss: Any) -> Any:
-        """A loss on the paper's scale (a number, an array or a pandas column) as a cost per
-        example in these units."""
+        """Convert a loss on the paper's scale into a cost per example in these units.
+
+        Parameters
+        ----------
+        loss : float, ndarray or pandas.Series
+            Losses on the package's scale (``b = 2``).
+
+        Returns
+        -------
+        float, ndarray or pandas.Series
+            ``loss * scale``, of the type of ``loss``.
+        """
         return loss * self.scale
 
     def check_pos_label(self, pos_label: Any, where: str) -> Any:

@@ -74,8 +74,51 @@ def _odds(t: FloatArray) -> FloatArray:
 def net_benefit(
     y: ArrayLike, s: ArrayLike, thresholds: ArrayLike, *, inclusive: bool = False
 ) -> FloatArray:
-    """``NB(t) = TP/n - FP/n * t/(1 - t)`` at each threshold (treat iff ``score > t``, or
-    ``>= t`` with ``inclusive``), from the sorted scores: O((n + k) log n)."""
+    """Compute the net benefit of treating by the scores at each threshold probability.
+
+    ``NB(t) = TP/n - FP/n * t/(1 - t)`` (paper 002, Def. 4.5), an example treated (predicted
+    1) iff ``score > t``, or ``score >= t`` with ``inclusive``. From the sorted scores:
+    O((n + k) log n) for ``k`` thresholds.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (1: the event whose probability the score estimates); both classes
+        present.
+    s : array-like of shape (n,)
+        Scores, probabilities of the event in [0, 1].
+    thresholds : array-like of float
+        Threshold probabilities ``t`` in [0, 1).
+    inclusive : bool, default=False
+        Treat iff ``score >= t``, as decision curve analysis and ``dcurves`` do (the two
+        differ only for scores equal to a threshold).
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        ``NB(t)`` at each threshold.
+
+    Raises
+    ------
+    UserError
+        For invalid labels or scores, scores outside [0, 1], or a threshold outside
+        [0, 1).
+
+    See Also
+    --------
+    decision_curve : With treat-all and treat-none.
+    expected_net_benefit : The net benefit of a method given an uncertain threshold.
+
+    Examples
+    --------
+    >>> from threshold_choice import net_benefit
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> net_benefit(y, s, [0.1, 0.35, 0.5]).round(4).tolist()  # 4/8 - 3/8 * 1/9 first
+    [0.4583, 0.2404, 0.25]
+    >>> net_benefit(y, s, [0.35], inclusive=True).round(4).tolist()  # treats score 0.35
+    [0.3654]
+    """
     return _net_benefit(_probability_lines(y, s), _thresholds(thresholds), inclusive)
 
 
@@ -102,7 +145,46 @@ def decision_curve(
     *,
     inclusive: bool = False,
 ) -> pd.DataFrame:
-    """The decision curve: columns ``threshold, net_benefit, treat_all, treat_none``."""
+    """Compute the decision curve of labelled scores, with treat-all and treat-none.
+
+    The net benefit of the scores (:func:`net_benefit`), of treating everyone
+    (``pi1 - pi0 * t/(1 - t)``) and of treating no one (0) at each threshold probability.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (1: the event whose probability the score estimates).
+    s : array-like of shape (n,)
+        Scores, probabilities of the event in [0, 1].
+    thresholds : array-like of float, default=DEFAULT_THRESHOLDS
+        Threshold probabilities in [0, 1); by default 0, 0.01, ..., 0.99, as ``dcurves``.
+    inclusive : bool, default=False
+        Treat iff ``score >= t`` instead of ``score > t``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``threshold, net_benefit, treat_all, treat_none``, one row per threshold.
+
+    Raises
+    ------
+    UserError
+        As :func:`net_benefit`.
+
+    See Also
+    --------
+    threshold_choice.plotting.DecisionCurveDisplay : Plots it.
+
+    Examples
+    --------
+    >>> from threshold_choice import decision_curve
+    >>> decision_curve([0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
+    ...                [0.1, 0.3, 0.5]).round(4)
+       threshold  net_benefit  treat_all  treat_none
+    0        0.1       0.4583     0.4444         0.0
+    1        0.3       0.3929     0.2857         0.0
+    2        0.5       0.2500     0.0000         0.0
+    """
     lines = _probability_lines(y, s)
     t = _thresholds(thresholds)
     return pd.DataFrame(
@@ -152,10 +234,53 @@ def average_treat_all_net_benefit(pi1: float, low: float, high: float) -> float:
 def expected_net_benefit(
     sel: Selection, gamma: float, thresholds: ArrayLike, *, pi1: float
 ) -> FloatArray:
-    """Decision curve of a threshold choice method (``sel``, on the test cost lines, whose
-    class-1 proportion is ``pi1``) given ``c_hat ~ Beta(gamma t + 1, gamma (1 - t) + 1)``
-    instead of the threshold probability ``t``: ``E[NB](t) = pi1 - K(t) / (2 (1 - t))``.
-    Score-driven at ``gamma = inf`` is :func:`net_benefit`; test-optimal gives the net
-    benefit of the best threshold at each ``t``."""
+    """Compute the decision curve of a threshold choice method given an uncertain threshold.
+
+    The method is given ``c_hat ~ Beta(gamma t + 1, gamma (1 - t) + 1)`` instead of the
+    threshold probability ``t``: ``E[NB](t) = pi1 - K(t) / (2 (1 - t))``, ``K`` its expected
+    cost curve (Thm 4.6 of paper 002 with its regret ``Q/2``). Score-driven at
+    ``gamma = inf`` is :func:`net_benefit`; test-optimal gives the net benefit of the best
+    threshold at each ``t``.
+
+    Parameters
+    ----------
+    sel : Selection
+        A method on the test cost lines (see
+        :func:`~threshold_choice.methods.make_selection`).
+    gamma : float
+        How certain ``c_hat`` is about ``t``, in ``[0, inf]``.
+    thresholds : array-like of float
+        Threshold probabilities ``t`` in [0, 1).
+    pi1 : float
+        The class-1 (event) proportion of the test cost lines.
+
+    Returns
+    -------
+    ndarray
+        ``E[NB](t)`` at each threshold.
+
+    Raises
+    ------
+    UserError
+        For a threshold outside [0, 1) or a negative gamma.
+
+    See Also
+    --------
+    net_benefit : The plain net benefit.
+    threshold_choice.expected_cost_curve : ``K``.
+
+    Examples
+    --------
+    >>> import math
+    >>> from threshold_choice import CostLines, expected_net_benefit, make_selection
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> t = [0.1, 0.35, 0.5]
+    >>> sel = make_selection("score-driven", lines)
+    >>> expected_net_benefit(sel, math.inf, t, pi1=lines.pi1).round(4).tolist()  # DCA
+    [0.4583, 0.2404, 0.25]
+    >>> expected_net_benefit(sel, 0.0, t, pi1=lines.pi1).round(4).tolist()  # t unknown
+    [0.3104, 0.2303, 0.1438]
+    """
     t = _thresholds(thresholds)
     return pi1 - expected_cost_curve(sel, gamma, t) / (2.0 * (1.0 - t))

@@ -178,53 +178,89 @@ def _estimator_has(name: str):
 
 
 class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
-    """Binary classifier whose threshold a threshold choice method sets from the presumed
-    cost proportion ``c_hat`` given at prediction time (see the module docstring).
+    """Binary classifier whose threshold is set by a threshold choice method from ``c_hat``.
+
+    ``fit`` fits the wrapped classifier and keeps the reference scores the method needs;
+    ``predict(X, cost_proportion=c_hat)`` turns the presumed cost proportion ``c_hat`` (of an
+    error on class 0) into a threshold with the method and predicts ``pos_label`` (class 1)
+    iff ``score > threshold``; a larger ``c_hat`` gives a larger threshold. Only the methods
+    a deployed classifier can apply are accepted (see the module docstring).
 
     Parameters
     ----------
-    estimator:
+    estimator : object
         A binary classifier with ``predict_proba`` or ``decision_function``; cloned and
         fitted by :meth:`fit`.
-    method:
-        One of :data:`PREDICT_METHODS` (default ``"train-optimal"``).
-    gamma:
+    method : str, default="train-optimal"
+        One of ``PREDICT_METHODS``: train-optimal, score-driven, rate-driven,
+        score-driven-z, rate-driven-z, train-optimal-aware, score-driven-aware (and the
+        registered methods that can predict).
+    gamma : float, default=inf
         Certainty of ``c_hat``, ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)``; used by
         the ``*-aware`` methods only (``inf``: ``c_hat = c``, the plain method).
-    cost_proportion:
-        The ``c_hat`` :meth:`predict` uses when it is not given one (default 1/2), or
+    cost_proportion : float or Costs, default=0.5
+        The ``c_hat`` :meth:`predict` uses when it is not given one, or
         :class:`~threshold_choice.costs.Costs` in the user's terms (their cost proportion;
         their positive class, if they name one, must be ``pos_label``'s).
-    response_method:
-        ``"auto"`` (``predict_proba``, else ``decision_function``), ``"predict_proba"`` or
-        ``"decision_function"``. The score-based methods need probabilities.
-    pos_label:
-        The class whose probability the score estimates (class 1; default: the one the
-        ``cost_proportion`` costs name, else ``classes_[1]`` with a warning when the labels
+    response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+        ``"auto"``: ``predict_proba``, else ``decision_function``. The score-based methods
+        need probabilities.
+    pos_label : object, default=None
+        The class whose probability the score estimates (class 1); ``None``: the one the
+        ``cost_proportion`` costs name, else ``classes_[1]`` (with a warning when the labels
         are not 0/1).
-    cv:
-        Where the reference scores (training cost lines, rate ranks) come from. ``"auto"``
-        (default): out-of-fold scores of 5-fold cross-validation (``cross_val_predict``),
-        which do not share the optimism of resubstitution (a tree's or a boosted model's
-        scores on its own training data are near 0 and 1, and train-optimal's thresholds
-        then do not move with ``c``), at the cost of fitting the classifier 5 more times;
-        when a class has fewer than 5 examples, the training scores, with a warning. An int
-        or a scikit-learn splitter: those folds. ``None``: the fitted classifier's scores on
-        its own training data, as in the paper. The classifier is fitted on all of ``X``
+    cv : "auto", int, cross-validation splitter or None, default="auto"
+        Where the reference scores (training cost lines, rate ranks) come from. ``"auto"``:
+        out-of-fold scores of 5-fold cross-validation (``cross_val_predict``), which do not
+        share the optimism of resubstitution (a tree's or a boosted model's scores on its
+        own training data are near 0 and 1, and train-optimal's thresholds then do not move
+        with ``c``), at the cost of fitting the classifier 5 more times; when a class has
+        fewer than 5 examples, the training scores, with a warning. An int or a
+        scikit-learn splitter: those folds. ``None``: the fitted classifier's scores on its
+        own training data, as in the paper. The classifier is fitted on all of ``X``
         either way.
 
     Attributes
     ----------
-    estimator_:
+    estimator_ : object
         The fitted classifier.
-    train_labels_, train_scores_:
-        The reference labels (0/1, 1 = ``pos_label``) and scores.
-    train_lines_:
+    train_labels_ : ndarray of shape (n_samples,)
+        The reference labels, 0/1 (1 = ``pos_label_``).
+    train_scores_ : ndarray of shape (n_samples,)
+        The reference scores.
+    train_lines_ : CostLines
         Their :class:`~threshold_choice.costlines.CostLines`.
-    classes_:
+    classes_ : ndarray of shape (2,)
         The class labels (of ``estimator_``).
-    pos_label_:
+    pos_label_ : object
         The positive class used (class 1).
+    n_features_in_ : int
+        The number of features seen by ``fit`` (when the classifier has it).
+    feature_names_in_ : ndarray of str
+        The names of the features seen by ``fit`` (when the classifier has them).
+
+    See Also
+    --------
+    threshold_choice.make_expected_loss_scorer : Scores the expected loss of a method.
+    threshold_choice.plotting.CostCurveDisplay : Its cost curves, ``from_estimator``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from threshold_choice import Costs, ThresholdChoiceClassifier
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> clf = ThresholdChoiceClassifier(LogisticRegression(), method="train-optimal")
+    >>> clf = clf.fit(X[:100], y[:100])
+    >>> clf.threshold([0.1, 0.9]).round(2).tolist()  # class 1 iff score > threshold
+    [0.42, 0.77]
+    >>> clf.predict(X[100:108]).tolist()  # at the default c_hat = 0.5
+    [1, 0, 1, 0, 0, 1, 1, 0]
+    >>> clf.predict(X[100:108], cost_proportion=0.9).tolist()  # errors on class 0 dearer
+    [1, 0, 0, 0, 0, 1, 1, 0]
+    >>> clf.predict(X[100:108], cost_proportion=Costs(false_positive=9, false_negative=1)
+    ...             ).tolist()  # the same c = 0.9, from the costs
+    [1, 0, 0, 0, 0, 1, 1, 0]
     """
 
     def __init__(
@@ -256,8 +292,30 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         parse_gamma(self.gamma)
 
     def fit(self, X: Any, y: ArrayLike, **fit_params: Any) -> ThresholdChoiceClassifier:
-        """Fit the classifier on ``(X, y)`` (``fit_params`` go to its ``fit``) and keep the
-        reference scores the method needs."""
+        """Fit the classifier and keep the reference scores the method needs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training data.
+        y : array-like of shape (n_samples,)
+            The training labels, two classes.
+        **fit_params : dict
+            Passed to the classifier's ``fit`` (and to ``cross_val_predict`` with ``cv``);
+            ``sample_weight`` is refused (the cost lines count examples).
+
+        Returns
+        -------
+        ThresholdChoiceClassifier
+            ``self``, fitted.
+
+        Raises
+        ------
+        UserError
+            For invalid parameters, labels that are not two classes, a ``pos_label`` that
+            is not a class, an estimator that is not a classifier, or a score-based method
+            without ``predict_proba``.
+        """
         self._check_params()
         if "sample_weight" in fit_params:
             raise UserError(
@@ -364,10 +422,26 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
                               gamma=parse_gamma(self.gamma))
 
     def threshold(self, cost_proportion: ArrayLike | Costs | None = None) -> NDArray[np.float64]:
-        """The threshold the method sets for each presumed cost proportion ``c_hat``
-        (default: the ``cost_proportion`` parameter; or :class:`~threshold_choice.costs.Costs`
-        naming this classifier's positive class or none); class 1 is predicted iff ``score >
-        threshold``. ``-inf`` / ``inf``: everything predicted 1 / 0."""
+        """Return the threshold the method sets for each presumed cost proportion.
+
+        Parameters
+        ----------
+        cost_proportion : float, array-like of float or Costs, default=None
+            Presumed cost proportions ``c_hat`` in [0, 1], or
+            :class:`~threshold_choice.costs.Costs` naming this classifier's positive class
+            or none; ``None``: the ``cost_proportion`` parameter.
+
+        Returns
+        -------
+        ndarray
+            The thresholds, in the shape of ``cost_proportion``: class 1 is predicted iff
+            ``score > threshold``; ``-inf`` / ``inf``: everything predicted 1 / 0.
+
+        Raises
+        ------
+        UserError
+            For a cost proportion outside [0, 1] or costs naming another positive class.
+        """
         check_is_fitted(self, "train_lines_")
         if isinstance(cost_proportion, Costs):
             cost_proportion.check_pos_label(self.pos_label_, "the fitted classifier")
@@ -394,8 +468,27 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         return response_scores(self.estimator_, X, self.response_method, self.pos_label_)[0]
 
     def predict(self, X: Any, cost_proportion: ArrayLike | Costs | None = None) -> NDArray:
-        """Class labels of ``X`` at presumed cost proportion ``cost_proportion`` (a number, or
-        one per row of ``X``; default: the ``cost_proportion`` parameter)."""
+        """Predict the class labels of ``X`` at a presumed cost proportion.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The examples.
+        cost_proportion : float, array-like of float or Costs, default=None
+            ``c_hat``: one number, one per row of ``X``, or
+            :class:`~threshold_choice.costs.Costs`; ``None``: the ``cost_proportion``
+            parameter.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``pos_label_`` where the score exceeds the threshold, the other class elsewhere.
+
+        Raises
+        ------
+        UserError
+            For an invalid cost proportion, or one per row of another length.
+        """
         check_is_fitted(self, "train_lines_")
         scores = self._scores(X)
         t = self.threshold(cost_proportion)

@@ -52,28 +52,82 @@ from threshold_choice.uncertainty import (
 
 @dataclass(frozen=True)
 class LossSettings:
-    """How expected losses are estimated (see :mod:`threshold_choice.expected_loss`) and under
-    which operating conditions (beyond the paper: ``cost_distribution``, ``prior``)."""
+    """How expected losses are estimated, and under which operating conditions.
+
+    The defaults are the paper's operating conditions (``c`` uniform on [0, 1], the test set's
+    class proportions) with the exact integral; the workflow's default configuration adds the
+    two quirks of the authors' code (``rate_threshold_offset=1e-7``,
+    ``tie_breaking="authors"``). Every function that takes ``settings`` also takes a mapping
+    of these fields (:meth:`from_mapping`).
+
+    Parameters
+    ----------
+    estimator : {"exact", "grid", "montecarlo"}, default="exact"
+        The integral itself, the paper's grid of true costs, or the authors' Monte Carlo
+        protocol (see :mod:`threshold_choice.expected_loss`).
+    grid_size : int, default=1000
+        The grid ``c = i/grid_size`` of the ``grid`` and ``montecarlo`` estimators
+        (``1..100000``).
+    seed : int, default=0
+        The seed of the ``montecarlo`` draws (one stream per gamma, shared by the methods).
+    rate_threshold_offset : float or None, default=None
+        Rate-driven thresholds ``u_k - offset`` as in the authors' code (``1e-7`` in the
+        workflow's default configuration), in (0, 1); ``None``: the exact interpolation
+        between adjacent lines. Applies to the rate methods.
+    tie_breaking : {"project", "authors"}, default="project"
+        ``"authors"``: test- and train-optimal break exact ties between cost lines at a grid
+        point as the authors' floating-point arithmetic did (the workflow's default; only
+        the ``grid`` and ``montecarlo`` estimators see ties); ``"project"``: the project's
+        arithmetic.
+    cost_distribution : str or CostDistribution, default="uniform"
+        The belief ``w`` about the true cost proportion: ``"uniform"`` (the paper's),
+        ``"beta:A,B"``, ``"uniform:LO,HI"``, ``"logit-uniform:LO,HI"``
+        (:func:`~threshold_choice.cost_distributions.parse_cost_distribution`).
+    prior : float or None, default=None
+        The deployment class-0 proportion, in (0, 1); ``None``: the test set's. The cost
+        lines are reweighted to it (:meth:`~threshold_choice.costlines.CostLines.with_prior`);
+        0.5 gives the skew view.
+    fixed_threshold : float or None, default=None
+        The threshold of score-fixed, in [0, 1]; ``None``: the mean of
+        ``cost_distribution`` (1/2 for the paper's uniform).
+    fixed_rate : float or None, default=None
+        The predicted-0 rate of rate-fixed, in [0, 1]; ``None``: the mean of
+        ``cost_distribution``.
+
+    Attributes
+    ----------
+    distribution : CostDistribution
+        ``cost_distribution`` parsed.
+
+    Raises
+    ------
+    UserError
+        For a field outside its range (each message names the field).
+
+    See Also
+    --------
+    expected_losses : The expected losses these settings estimate.
+
+    Examples
+    --------
+    >>> from threshold_choice import LossSettings
+    >>> settings = LossSettings.from_mapping({"estimator": "grid",
+    ...                                       "cost_distribution": "beta:2,2"})
+    >>> settings.estimator, settings.grid_size, settings.distribution.spec
+    ('grid', 1000, 'beta:2,2')
+    >>> LossSettings(estimator="mc")
+    Traceback (most recent call last):
+    ...
+    threshold_choice.errors.UserError: unknown estimator 'mc'; choose from exact, grid, montecarlo
+    """
 
     estimator: Estimator = "exact"
     grid_size: int = PAPER_GRID_SIZE
     seed: int = 0
-    #: rate-driven thresholds ``u_k - offset`` as in the authors' code (``1e-7`` in the
-    #: workflow's default configuration); ``None``: the exact adjacent-line interpolation
-    #: (see ``methods.rate_driven``)
     rate_threshold_offset: float | None = None
-    #: ``"authors"``: test- and train-optimal break exact ties between cost lines at a grid
-    #: point as the authors' floating-point arithmetic did (the workflow's default; see
-    #: ``methods.builders._selection_heights``); ``"project"``: the project's arithmetic
     tie_breaking: TieBreaking = "project"
-    #: the density ``w`` of the true cost proportion: ``"uniform"`` (the paper's), ``"beta:A,B"``,
-    #: ``"uniform:LO,HI"``, ``"logit-uniform:LO,HI"`` (see ``cost_distributions``)
     cost_distribution: str | CostDistribution = "uniform"
-    #: the deployment class-0 proportion (``None``: the test set's); the cost lines are
-    #: reweighted to it (``costlines.CostLines.with_prior``); 0.5 gives the skew view
     prior: float | None = None
-    #: the threshold of score-fixed and the predicted-0 rate of rate-fixed; ``None``: the
-    #: mean of ``cost_distribution`` (1/2 for the paper's uniform)
     fixed_threshold: float | None = None
     fixed_rate: float | None = None
 
@@ -123,8 +177,24 @@ class LossSettings:
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> LossSettings:
-        """Settings from a configuration mapping (e.g. the workflow's ``evaluation`` without
-        ``gammas``/``methods``): keys are the field names; unknown keys are rejected."""
+        """Build settings from a configuration mapping of their fields.
+
+        Parameters
+        ----------
+        mapping : Mapping
+            Field names to values (e.g. the workflow's ``evaluation`` without
+            ``gammas``/``methods``); fields not given keep their defaults.
+
+        Returns
+        -------
+        LossSettings
+            The settings.
+
+        Raises
+        ------
+        UserError
+            For an unknown key (the message lists the fields) or a value out of range.
+        """
         known = [f.name for f in fields(cls)]
         unknown = sorted(set(mapping) - set(known))
         if unknown:
@@ -163,19 +233,92 @@ def expected_losses(
     settings: LossSettings | Mapping[str, Any] | None = None,
     loss_function: str = "accuracy",
 ) -> pd.DataFrame:
-    """Expected loss of each method at each ``gamma``: columns ``method, gamma, expected_loss``.
+    """Compute the expected loss of each threshold choice method at each certainty.
 
-    ``test_y``/``test_s``: labels (0/1) and scores (estimates of P(class 1)) of the test set
-    (in [0, 1] for the methods that read them as probabilities, ``PROBABILITY_METHODS``: a
-    :class:`UserError` otherwise; the rank-based methods take any real scores);
-    ``train_*``: the same on the training set, needed by the train-optimal methods (and used
-    for the class proportion of the skew variants, as in the authors' code). With
-    ``settings.prior`` both sets of cost lines are reweighted to that deployment class
-    proportion (which the skew variants then use).
-    ``loss_function``: ``"accuracy"`` (the paper's) or ``"f-measure"`` (the expected
-    ``2FQ/(1 - FQ)``, see :mod:`threshold_choice.fmeasure`; without a deployment prior).
-    ``methods`` and ``gammas`` may be one name or number; ``settings`` a :class:`LossSettings`
-    or a mapping of its fields (default: ``LossSettings()``).
+    The expected loss of a method is ``L = integral K(c) w(c) dc``, ``K(c)`` its loss at the
+    true cost proportion ``c`` averaged over the presumed ``c_hat ~ Beta(gamma c + 1,
+    gamma (1 - c) + 1)`` it is given, and ``w`` the belief about ``c`` (the paper's uniform
+    by default). Losses are on the paper's scale ``b = 2``: the loss of a threshold ``t`` is
+    ``Q(t; c) = 2 (c pi0 FP0(t) + (1 - c) pi1 FN1(t))``, class 1 predicted iff
+    ``score > t``, with the test set's class proportions.
+
+    Parameters
+    ----------
+    test_y : array-like of shape (n,)
+        Labels of the test set, 0 or 1 (class 1: the class the score estimates); both
+        classes must be present.
+    test_s : array-like of shape (n,)
+        Scores of the test set, estimates of P(class 1): in [0, 1] for the methods that
+        read them as probabilities (``threshold_choice.methods.PROBABILITY_METHODS``); the
+        rank-based methods take any finite real scores.
+    train_y : array-like of shape (n_train,), default=None
+        Labels of the training set: needed by the train-optimal methods (and used for the
+        class proportion of the skew variants, as in the authors' code).
+    train_s : array-like of shape (n_train,), default=None
+        The model's scores on the training set.
+    methods : str or sequence of str, default=PAPER_METHODS
+        One name or several, of :data:`~threshold_choice.methods.METHODS`.
+    gammas : float or iterable of float, default=PAPER_GAMMAS
+        One certainty or several, each a number >= 0, ``inf`` or a string
+        :func:`~threshold_choice.uncertainty.parse_gamma` accepts.
+    settings : LossSettings or Mapping or None, default=None
+        The estimator and the operating conditions (:class:`LossSettings`, or a mapping of
+        its fields); ``None``: ``LossSettings()``. With ``settings.prior`` both sets of cost
+        lines are reweighted to that deployment class-0 proportion (which the skew variants
+        then use).
+    loss_function : {"accuracy", "f-measure"}, default="accuracy"
+        ``"accuracy"``: the paper's loss; ``"f-measure"``: the expected ``2FQ/(1 - FQ)``
+        (:mod:`threshold_choice.fmeasure`; its positive class is class 0; no deployment
+        prior).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``method, gamma, expected_loss``: one row per method and gamma, by gamma
+        then method, in the order given.
+
+    Raises
+    ------
+    UserError
+        For invalid labels or scores (see :meth:`CostLines.from_scores`), scores outside
+        [0, 1] with a method that reads probabilities, an unknown method, a negative gamma,
+        a train-optimal method without training scores, invalid settings, or a deployment
+        prior with the f-measure loss.
+
+    See Also
+    --------
+    LossSettings : The estimator and the operating conditions.
+    threshold_choice.compute_metrics : The metrics of the same scores.
+    threshold_choice.bootstrap.bootstrap : Confidence intervals for these losses.
+
+    Examples
+    --------
+    >>> import math
+    >>> from threshold_choice import expected_losses
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> expected_losses(y, s, methods=["test-optimal", "score-driven", "rate-driven"],
+    ...                 gammas=[math.inf, 1, 0]).round(4)
+             method  gamma  expected_loss
+    0  test-optimal    inf         0.1250
+    1  score-driven    inf         0.1728
+    2   rate-driven    inf         0.1771
+    3  test-optimal    1.0         0.2074
+    4  score-driven    1.0         0.2809
+    5   rate-driven    1.0         0.2779
+    6  test-optimal    0.0         0.2500
+    7  score-driven    0.0         0.3562
+    8   rate-driven    0.0         0.3438
+
+    Train-optimal needs the model's scores on its training data; a belief about ``c`` goes in
+    the settings:
+
+    >>> losses = expected_losses(y, s, train_y=[0, 1, 0, 1, 1, 0, 0, 1],
+    ...                          train_s=[0.2, 0.6, 0.3, 0.7, 0.45, 0.5, 0.1, 0.95],
+    ...                          methods="train-optimal", gammas=math.inf,
+    ...                          settings={"cost_distribution": "beta:2,2"})
+    >>> round(float(losses["expected_loss"].iloc[0]), 4)
+    0.2891
     """
     request = LossBatch.make(methods, gammas, settings, loss_function)
     run = request.selections(test_y, test_s, train_y=train_y, train_s=train_s)

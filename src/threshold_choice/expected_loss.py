@@ -348,12 +348,61 @@ def expected_loss(
     c_hat: ArrayLike | None = None,
     distribution: CostDistribution | str = UNIFORM,
 ) -> float:
-    """Expected loss of a method (``sel``) at certainty ``gamma`` (``0 <= gamma <= inf``) when
-    the true cost has density ``distribution`` (a :class:`CostDistribution` or its spec such
-    as ``"beta:2,2"``; default: uniform, the paper's).
+    """Return the expected loss of a method applied to one set of scores.
 
-    For ``montecarlo``, ``seed`` seeds the draws (one per grid point); alternatively pass the
-    draws themselves as ``c_hat`` so that several methods share them, as in the authors' code.
+    ``L = integral K(c) w(c) dc`` with ``K(c) = E[Q(T(c_hat); c) | c]`` and
+    ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)`` (see the module docstring for the
+    three estimators). Import it from this module: the package's attribute
+    ``threshold_choice.expected_loss`` is the module once it is imported.
+
+    Parameters
+    ----------
+    sel : Selection
+        The method applied to the test cost lines
+        (:func:`~threshold_choice.methods.make_selection`).
+    gamma : float
+        The certainty, ``0 <= gamma <= inf``.
+    estimator : {"exact", "grid", "montecarlo"}, default="exact"
+        The integral itself, the paper's grid of true costs, or the authors' Monte Carlo
+        protocol.
+    grid_size : int, default=1000
+        The grid ``c = i/grid_size`` of the ``grid`` and ``montecarlo`` estimators.
+    seed : int or None, default=None
+        The seed of the ``montecarlo`` draws (one ``c_hat`` per grid point).
+    c_hat : array-like of shape (grid_size,), default=None
+        The ``montecarlo`` draws themselves, so that several methods share them as in the
+        authors' code (instead of ``seed``).
+    distribution : CostDistribution or str, default=UNIFORM
+        The density ``w`` of the true cost (or its spec such as ``"beta:2,2"``); the
+        paper's uniform by default.
+
+    Returns
+    -------
+    float
+        The expected loss, on the package's scale (``b = 2``).
+
+    Raises
+    ------
+    UserError
+        For a negative gamma, an unknown estimator, or (grid estimators) a grid outside
+        ``1..100000`` or ``c_hat`` draws that are not one per grid point.
+
+    See Also
+    --------
+    threshold_choice.expected_losses : Every method and gamma from labels and scores.
+    threshold_choice.segment_contributions : The loss split over the selected lines.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, make_selection
+    >>> from threshold_choice.expected_loss import expected_loss
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> sel = make_selection("test-optimal", lines)
+    >>> expected_loss(sel, float("inf")), expected_loss(sel, 0.0)
+    (0.125, 0.25)
+    >>> round(expected_loss(sel, 1.0), 6), round(expected_loss(sel, 1.0, estimator="grid"), 6)
+    (0.207363, 0.207363)
     """
     return expected_loss_batch(
         [sel], gamma, estimator=estimator, grid_size=grid_size, seed=seed, c_hat=c_hat,
@@ -452,11 +501,53 @@ def draw_c_hat(
 
 
 def expected_cost_curve(sel: Selection, gamma: float, c: ArrayLike) -> FloatArray:
-    """``K(c) = E[Q(T(c_hat); c) | c]`` at each true cost in ``c`` (for plots, decision curves
-    and checks). Up to ``gamma = 1000`` summed by parts, ``sum over the segment edges x_j of
+    """Return the expected cost curve ``K(c)`` of a method at the true costs ``c``.
+
+    ``K(c) = E[Q(T(c_hat); c) | c]``, the method's expected loss when the true cost
+    proportion is ``c`` and the method is given ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) +
+    1)``; at ``gamma = inf`` it is the loss at ``c_hat = c``. Its integral against the
+    belief ``w`` is the expected loss. The curves of the plots and of the decision curves of
+    methods. Up to ``gamma = 1000`` it is summed by parts, ``sum over the segment edges x_j of
     (coefficient jump) . (V(x_j | c), U(x_j | c))``, by
     :func:`~threshold_choice.beta_kernel.edge_sums` in O(segments + costs); above, by
-    :func:`windowed_expected_cost`."""
+    quadrature over the kernel's window.
+
+    Parameters
+    ----------
+    sel : Selection
+        The method's selection of the test cost lines.
+    gamma : float
+        The certainty, ``0 <= gamma <= inf`` (ignored by the methods that draw their own
+        ``c_hat``: score-uniform, rate-uniform).
+    c : array-like of float
+        True cost proportions in [0, 1].
+
+    Returns
+    -------
+    ndarray
+        ``K(c)``, in the shape of ``c``.
+
+    Raises
+    ------
+    UserError
+        For a negative gamma.
+
+    See Also
+    --------
+    threshold_choice.expected_loss.expected_loss : Its integral, the expected loss.
+    threshold_choice.plotting.CostCurveDisplay : Plots these curves.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, expected_cost_curve, make_selection
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> sel = make_selection("test-optimal", lines)
+    >>> expected_cost_curve(sel, float("inf"), [0.25, 0.5, 0.75]).tolist()
+    [0.125, 0.25, 0.125]
+    >>> expected_cost_curve(sel, 0.0, [0.25, 0.5, 0.75]).tolist()  # c_hat uninformative
+    [0.25, 0.25, 0.25]
+    """
     c_arr = np.asarray(c, dtype=np.float64)
     gamma_eff = _effective_gamma(sel, gamma)
     if Uncertainty(gamma_eff).is_exact:
@@ -493,13 +584,52 @@ def segment_integrals(
 def segment_contributions(
     sel: Selection, gamma: float, distribution: CostDistribution | str = UNIFORM
 ) -> FloatArray:
-    """Theorem 1 of the paper: the expected loss as a sum over the cost lines the method
-    selects, ``L_i = integral [V(c_{i+1} | c) - V(c_i | c)] h_i(c) w(c) dc``, one value per
-    segment of ``sel`` (segment ``s`` spans ``c_hat`` in ``[breaks[s-1], breaks[s])``, its
-    line ``coef[s]``; an interpolating segment counts its mixture of two lines). At
-    ``gamma = 0`` and a uniform ``w`` it is Theorem 2's ``(c_{i+1} - c_i)(k_i / 2 + l_i)``,
-    at ``gamma = inf`` Theorem 3's ``(c_{i+1} - c_i)(k_i (c_{i+1} + c_i) / 2 + l_i)``. The
-    sum is :func:`expected_loss` (exact estimator) up to rounding."""
+    """Split the expected loss of a method into the shares of the lines it selects.
+
+    Theorem 1 of the paper: ``L = sum_i L_i`` with
+    ``L_i = integral [V(c_{i+1} | c) - V(c_i | c)] h_i(c) w(c) dc``, ``V(x | c) =
+    P(c_hat <= x | c)``, one term per segment of ``sel`` (segment ``s`` spans ``c_hat`` in
+    ``[breaks[s-1], breaks[s])``, its line ``coef[s]``; an interpolating segment counts its
+    mixture of two lines). At ``gamma = 0`` and a uniform ``w`` it is Theorem 2's
+    ``(c_{i+1} - c_i)(k_i / 2 + l_i)``, at ``gamma = inf`` Theorem 3's
+    ``(c_{i+1} - c_i)(k_i (c_{i+1} + c_i) / 2 + l_i)``.
+
+    Parameters
+    ----------
+    sel : Selection
+        The method as :func:`~threshold_choice.methods.make_selection` builds it on the
+        test cost lines.
+    gamma : float
+        How certain ``c_hat`` is: from 0 (no information) to ``inf`` (``c_hat = c``).
+    distribution : CostDistribution or str, default=UNIFORM
+        The density ``w`` of the true cost (or its spec); the paper's uniform by default.
+
+    Returns
+    -------
+    ndarray of shape (len(sel.breaks) + 1,)
+        ``L_i`` per segment; the sum is the exact estimator's expected loss up to
+        rounding.
+
+    Raises
+    ------
+    UserError
+        For a negative gamma or an invalid ``distribution``.
+
+    See Also
+    --------
+    threshold_choice.expected_loss.expected_loss : The total.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, make_selection, segment_contributions
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> sel = make_selection("test-optimal", lines)  # breaks 0, 1/2, 1
+    >>> segment_contributions(sel, float("inf")).tolist()
+    [0.0, 0.0625, 0.0625, 0.0]
+    >>> segment_contributions(sel, 0.0).tolist()
+    [0.0, 0.125, 0.125, 0.0]
+    """
     integrals = segment_integrals(sel, gamma, distribution)
     out = sel.coef[:, 0] * integrals[0]
     for r in range(1, integrals.shape[0]):

@@ -72,11 +72,52 @@ _NEVER = float(np.finfo(np.float64).max)
 
 
 class FCostLines(CostLines):
-    """The F-cost lines ``2FQ/(1 - FQ)`` of labelled scores (see the module docstring).
+    """The F-cost lines ``2FQ/(1 - FQ)`` of labelled scores.
 
-    ``left`` (``c = 0``) is ``2 FP/TP = 2 G_y``, ``right`` (``c = 1``) is ``2 FN/TP = 2 G_x``;
-    both are ``inf`` and ``slope`` is 0 where ``TP = 0``. ``pav_blocks`` holds the lower
-    envelope in the format the optimal methods read (it is not a calibration here).
+    The F-measure's positive class is class 0 (a threshold predicts it iff ``score <= t``),
+    so line ``j`` has ``TP = n0_le[j]``, ``FP = n1_le[j]``, ``FN = n0 - n0_le[j]``, and its
+    F-cost ``2FQ/(1 - FQ) = 2c FN/TP + 2(1 - c) FP/TP`` is linear in the cost proportion
+    ``c`` (see the module docstring). A :class:`~threshold_choice.costlines.CostLines` with
+    these heights: :func:`~threshold_choice.methods.make_selection` takes it unchanged, and
+    every method selects among F-cost lines as among accuracy lines. Build with
+    :meth:`from_scores`.
+
+    Parameters
+    ----------
+    scores, n0_le, n1_le, n0, n1, prior : see CostLines
+        The counts behind the lines, as :class:`~threshold_choice.costlines.CostLines`
+        holds them (``prior`` is not used by the F-cost heights).
+
+    Attributes
+    ----------
+    left : ndarray of shape (m + 1,)
+        Height at ``c = 0``: ``2 FP/TP = 2 G_y`` (``inf`` where ``TP = 0``).
+    right : ndarray of shape (m + 1,)
+        Height at ``c = 1``: ``2 FN/TP = 2 G_x`` (``inf`` where ``TP = 0``).
+    slope : ndarray of shape (m + 1,)
+        ``right - left``, 0 where ``TP = 0``.
+    finite : ndarray of bool
+        The lines with ``TP > 0``.
+    pav_blocks : tuple of ndarray
+        The lower envelope of the F-cost lines as ``(ends, values)``, in the format the
+        optimal methods read (not a calibration here).
+
+    See Also
+    --------
+    expected_f_loss : The expected F-cost of a method.
+    froc_points : The same lines as points of FROC space.
+
+    Examples
+    --------
+    >>> from threshold_choice import FCostLines
+    >>> lines = FCostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                                [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> lines.finite.tolist()  # line 0 predicts everything 1: no true positive
+    [False, True, True, True, True, True, True, True, True]
+    >>> [round(v, 4) for v in lines.left.tolist()]  # 2 FP/TP
+    [inf, 0.0, 0.0, 1.0, 0.6667, 1.3333, 1.0, 1.5, 2.0]
+    >>> [round(v, 4) for v in lines.right.tolist()]  # 2 FN/TP
+    [inf, 6.0, 2.0, 2.0, 0.6667, 0.6667, 0.0, 0.0, 0.0]
     """
 
     @cached_property
@@ -182,11 +223,51 @@ def _infinite_with_full_support(sel: Selection, bad: NDArray[np.bool_], gamma: f
 
 
 def expected_f_loss(sel: Selection, gamma: float, **options: Any) -> float:
-    """``L_F``: the expected ``2FQ/(1 - FQ)`` of a method (``sel``, built on
-    :class:`FCostLines`) at certainty ``gamma``; ``inf`` when the method picks a line with
-    ``TP = 0`` with positive probability. ``options`` go to
-    :func:`threshold_choice.expected_loss.expected_loss` unchanged (estimator, grid size,
-    draws, and any weighting of the true cost it supports)."""
+    """Compute the expected F-cost ``L_F`` of a method at certainty ``gamma``.
+
+    ``L_F = integral w(c) E[2FQ/(1 - FQ) | c] dc``, ``FQ`` the F-measure loss with class 0
+    positive (``FQ(t; 1/2) = 1 - F1``). A line with ``TP = 0`` has an infinite F-cost, so a
+    method that picks one with positive probability has ``L_F = inf``: score-driven whenever
+    ``c_hat`` can fall below the lowest class-0 score, rate-driven always (at any finite
+    gamma, or with ``c`` uniform).
+
+    Parameters
+    ----------
+    sel : Selection
+        The method applied to F-cost lines (:func:`~threshold_choice.methods.make_selection`
+        on :class:`FCostLines`).
+    gamma : float
+        The certainty, ``0 <= gamma <= inf``.
+    **options
+        Passed to :func:`threshold_choice.expected_loss.expected_loss` unchanged
+        (``estimator``, ``grid_size``, ``seed``, ``c_hat``, ``distribution``).
+
+    Returns
+    -------
+    float
+        ``L_F``, or ``inf``.
+
+    Raises
+    ------
+    UserError
+        As :func:`threshold_choice.expected_loss.expected_loss`.
+
+    See Also
+    --------
+    threshold_choice.expected_losses : With ``loss_function="f-measure"``, from labels and
+        scores.
+
+    Examples
+    --------
+    >>> import math
+    >>> from threshold_choice import FCostLines, expected_f_loss, make_selection
+    >>> lines = FCostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                                [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> round(expected_f_loss(make_selection("test-optimal", lines), math.inf), 6)
+    0.333333
+    >>> expected_f_loss(make_selection("score-driven", lines), math.inf)  # c_hat < 0.1
+    inf
+    """
     finite, indicator, bad = _split_infinite(sel)
     value = expected_loss(finite, gamma, **options)
     if indicator is None:

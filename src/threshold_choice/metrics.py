@@ -28,8 +28,37 @@ METRICS: tuple[str, ...] = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv", "LogLoss"
 
 
 def auc(lines: CostLines) -> float:
-    """Area under the ROC curve: P(score of a class-1 example > that of a class-0 one),
-    ties counting 1/2."""
+    """Return the area under the ROC curve of a set of cost lines.
+
+    ``AUC = P(score of a class-1 example > score of a class-0 example)``, ties counting 1/2.
+    It takes the cost lines, which hold the counts it needs (:func:`compute_metrics` takes
+    labels and scores).
+
+    Parameters
+    ----------
+    lines : CostLines
+        The cost lines of the labelled scores (:meth:`CostLines.from_scores`).
+
+    Returns
+    -------
+    float
+        The AUC, in [0, 1].
+
+    See Also
+    --------
+    compute_metrics : Every metric of labels and scores, AUC included.
+    threshold_choice.auch : The area under the ROC convex hull.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, auc
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> auc(lines)
+    0.8125
+    >>> auc(CostLines.from_scores([0, 1, 0, 1], [0.2, 0.2, 0.5, 0.7]))  # a tie counts 1/2
+    0.625
+    """
     zeros = np.diff(lines.n0_le).astype(np.float64)
     ones = np.diff(lines.n1_le).astype(np.float64)
     ones_below = lines.n1_le[:-1].astype(np.float64)
@@ -72,15 +101,44 @@ def _beta_partial(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) -> float:
-    """Hand's H-measure with a ``Beta(a, b)`` distribution on the cost proportion ``c``;
-    by default the ``hmeasure`` package's ``a = 2, b = 1 + n0/n1``.
+    """Return Hand's H-measure with a Beta distribution on the cost proportion.
 
     ``H = 1 - L_H / L_max`` with ``L_H = integral min_t R(t; c) w(c) dc`` (``R = Q / 2``, the
     minimal loss: the lower envelope of the cost lines = the ROC convex hull) and
-    ``L_max = integral min(c pi0, (1 - c) pi1) w(c) dc`` (the better trivial classifier).
-    In this package's terms: ``H = 1 - L / (2 L_max)``, ``L`` the test-optimal expected loss
-    at ``gamma = inf`` under ``cost_distribution='beta:a,b'`` (tested against ``hmeasure``).
-    Computed here in closed form from the PAV blocks (Beta partial moments).
+    ``L_max = integral min(c pi0, (1 - c) pi1) w(c) dc`` (the better trivial classifier),
+    ``w`` the ``Beta(a, b)`` density. In this package's terms: ``H = 1 - L / (2 L_max)``,
+    ``L`` the test-optimal expected loss at ``gamma = inf`` under
+    ``cost_distribution='beta:a,b'`` (tested against ``hmeasure``). Computed in closed form
+    from the PAV blocks (Beta partial moments).
+
+    Parameters
+    ----------
+    lines : CostLines
+        The cost lines of the labelled scores (:meth:`CostLines.from_scores`).
+    a : float or None, default=None
+        The Beta's first shape; ``None``: 2, the ``hmeasure`` package's default.
+    b : float or None, default=None
+        The Beta's second shape; ``None``: ``1 + n0/n1``, the ``hmeasure`` package's
+        default.
+
+    Returns
+    -------
+    float
+        H, at most 1 (a perfect ranking).
+
+    See Also
+    --------
+    compute_metrics : Every metric of labels and scores, ``H`` included.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, h_measure
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> round(h_measure(lines), 4)  # Beta(2, 1 + 4/4)
+    0.5
+    >>> round(h_measure(CostLines.from_scores([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])), 4)
+    1.0
     """
     if a is None:
         a = 2.0
@@ -99,11 +157,48 @@ def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) 
 
 
 def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
-    """``mean (y - clip(s))**2 - mean (y - clip(y))**2``, clipping to ``[lo, hi]``: the
-    bounded-threshold Brier score as ``briertools.scorers.BrierScorer().score(y, s, (lo, hi))``
-    computes it. Score-driven at ``gamma = inf`` under ``uniform:lo,hi`` has expected loss
+    """Return the bounded-threshold Brier score over ``[lo, hi]``.
+
+    ``mean (y - clip(s))**2 - mean (y - clip(y))**2``, clipping to ``[lo, hi]``, as
+    ``briertools.scorers.BrierScorer().score(y, s, (lo, hi))`` computes it. Score-driven at
+    ``gamma = inf`` under ``uniform:lo,hi`` has expected loss
     ``bounded_brier_score / (hi - lo)``; paper 002's Theorem 4.3 states the average *regret*
-    ``R = Q / 2`` equals that, a factor 2 too large (as its Theorem 4.1, ``BS = 2 E[R]``)."""
+    ``R = Q / 2`` equals that, a factor 2 too large (as its Theorem 4.1, ``BS = 2 E[R]``).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (not checked).
+    s : array-like of shape (n,)
+        Scores, estimates of P(class 1).
+    lo : float
+        The lower end of the range of thresholds.
+    hi : float
+        Its upper end, ``lo < hi``.
+
+    Returns
+    -------
+    float
+        The bounded Brier score.
+
+    See Also
+    --------
+    compute_metrics : Gives it as ``BS_bounded`` for a bounded cost distribution.
+    bounded_log_loss : The log loss over a range of thresholds.
+
+    Examples
+    --------
+    >>> import math
+    >>> from threshold_choice import bounded_brier_score, expected_losses
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> round(bounded_brier_score(y, s, 0.05, 0.2), 6)
+    0.015
+    >>> losses = expected_losses(y, s, methods="score-driven", gammas=math.inf,
+    ...                          settings={"cost_distribution": "uniform:0.05,0.2"})
+    >>> round(float(losses["expected_loss"].iloc[0]), 6)  # 0.015 / (0.2 - 0.05)
+    0.1
+    """
     yf = np.asarray(y, dtype=np.float64)
     sf = np.asarray(s, dtype=np.float64)
     far = np.mean((yf - np.clip(sf, lo, hi)) ** 2)
@@ -111,13 +206,50 @@ def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> flo
 
 
 def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
-    """``mean -log(1 - |y - clip(s)|) - mean -log(1 - |y - clip(y)|)``, clipping to
-    ``[lo, hi]`` (``0 < lo < hi < 1``): the bounded-threshold log loss as
-    ``briertools.scorers.LogLossScorer().score(y, s, (lo, hi))`` computes it. Score-driven at
-    ``gamma = inf`` under ``logit-uniform:lo,hi`` has expected loss
+    """Return the bounded-threshold log loss over ``[lo, hi]``.
+
+    ``mean -log(1 - |y - clip(s)|) - mean -log(1 - |y - clip(y)|)``, clipping to
+    ``[lo, hi]``, as ``briertools.scorers.LogLossScorer().score(y, s, (lo, hi))`` computes
+    it. Score-driven at ``gamma = inf`` under ``logit-uniform:lo,hi`` has expected loss
     ``2 bounded_log_loss / (logit(hi) - logit(lo))``; paper 002's Theorem 4.4 writes the
     average regret as the opposite of that (``E log|(1 - y) - clip(s)| - E log|(1 - y) -
-    clip(y)|``, which is negative): a sign error."""
+    clip(y)|``, which is negative): a sign error.
+
+    Parameters
+    ----------
+    y, s : array-like of shape (n,)
+        Labels (0/1, not checked) and scores, as for :func:`bounded_brier_score`.
+    lo, hi : float
+        The range of thresholds, ``0 < lo < hi < 1`` (the logarithms need both ends
+        inside (0, 1)).
+
+    Returns
+    -------
+    float
+        The bounded log loss (natural logarithm).
+
+    See Also
+    --------
+    bounded_brier_score : The Brier score over a range of thresholds.
+    compute_metrics : ``LogLoss_bounded``, under ``cost_distribution="logit-uniform:LO,HI"``.
+
+    Examples
+    --------
+    The expected loss of score-driven at ``gamma = inf`` under the log-loss weighting of
+    [0.05, 0.2] is ``2 / Z`` times it, ``Z = logit(0.2) - logit(0.05)``:
+
+    >>> import math
+    >>> from threshold_choice import bounded_log_loss, expected_losses
+    >>> labels, scores = [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> value = bounded_log_loss(labels, scores, 0.05, 0.2)
+    >>> round(value, 6)
+    0.071202
+    >>> frame = expected_losses(labels, scores, methods="score-driven", gammas=math.inf,
+    ...                         settings={"cost_distribution": "logit-uniform:0.05,0.2"})
+    >>> z = math.log(0.2 / 0.8) - math.log(0.05 / 0.95)
+    >>> abs(float(frame["expected_loss"].iloc[0]) - 2 * value / z) < 1e-9
+    True
+    """
     yf = np.asarray(y, dtype=np.float64)
     sf = np.asarray(s, dtype=np.float64)
     far = -np.mean(np.log1p(-np.abs(yf - np.clip(sf, lo, hi))))
@@ -132,11 +264,53 @@ def compute_metrics(
     eps: float = 1e-15,
     cost_distribution: str | CostDistribution | None = None,
 ) -> dict[str, float]:
-    """All metrics of :data:`METRICS` for labels ``y`` and scores ``s``, and ``H``; with a
-    bounded ``cost_distribution`` (``uniform:LO,HI`` or ``logit-uniform:LO,HI``) also
-    ``BS_bounded`` and ``LogLoss_bounded`` over its range.
+    """Compute the paper's metrics of labelled scores (its Tables 7 and 8), and more.
 
-    ``LogLoss`` clips scores to ``[eps, 1 - eps]``. BS and MAE assume scores in [0, 1].
+    ``AUC``; the Brier score ``BS = mean (y - s)**2``; ``MAE = mean |y - s|``; the
+    calibration and refinement losses ``CL``, ``RL`` over bins of equal score (``BS = CL +
+    RL``); ``RL_conv``, the refinement loss of the PAV-calibrated scores (the test-optimal
+    expected loss at ``gamma = inf``); ``LogLoss``; the class proportions ``pi0``, ``pi1``;
+    and Hand's ``H`` (:func:`h_measure` with its default Beta).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (class 1: the class the score estimates); both classes present.
+    s : array-like of shape (n,)
+        Finite scores; ``BS``, ``MAE``, ``CL`` and ``LogLoss`` assume probabilities in
+        [0, 1].
+    eps : float, default=1e-15
+        ``LogLoss`` clips the scores to ``[eps, 1 - eps]`` (and ``LogLoss_bounded`` its
+        range).
+    cost_distribution : str, CostDistribution or None, default=None
+        A bounded belief (``uniform:LO,HI`` or ``logit-uniform:LO,HI``) adds
+        ``BS_bounded`` and ``LogLoss_bounded`` over ``[LO, HI]``
+        (:func:`bounded_brier_score`, :func:`bounded_log_loss`); any other, none.
+
+    Returns
+    -------
+    dict of str to float
+        The metrics of ``METRICS`` (``AUC, BS, MAE, CL, RL, RL_conv, LogLoss, pi0, pi1``),
+        then ``H``, then the bounded ones if any.
+
+    Raises
+    ------
+    UserError
+        For invalid labels or scores (see :meth:`CostLines.from_scores`) or an invalid
+        ``cost_distribution``.
+
+    See Also
+    --------
+    threshold_choice.expected_losses : The expected losses of the same scores.
+
+    Examples
+    --------
+    >>> from threshold_choice import compute_metrics
+    >>> metrics = compute_metrics([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                           [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> {k: round(v, 4) for k, v in metrics.items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'AUC': 0.8125, 'BS': 0.1728, 'MAE': 0.3563, 'CL': 0.1728, 'RL': 0.0, 'RL_conv': 0.125,
+     'LogLoss': 0.5082, 'pi0': 0.5, 'pi1': 0.5, 'H': 0.5}
     """
     y_int, s_arr = validate_scores(y, s)
     lines = CostLines.from_scores(y_int, s_arr)

@@ -27,12 +27,39 @@ from threshold_choice.methods import skew_map
 
 
 def adjust_posterior(p: ArrayLike, train_prior: float, deploy_prior: float) -> FloatArray:
-    """Elkan's adjustment: the posterior ``P(class 1 | x)`` under the class-1 proportion
-    ``deploy_prior``, from ``p`` under ``train_prior``, the class-conditional likelihoods
-    unchanged (Bayes' rule on the odds; see the module docstring for the paper's Eq. 6).
+    """Adjust posteriors to a new class prior (Elkan's adjustment).
+
+    The posterior ``P(class 1 | x)`` under the class-1 proportion ``deploy_prior``, from
+    ``p`` under ``train_prior``, the class-conditional likelihoods unchanged (Bayes' rule on
+    the odds: ``p' = z p (1 - pi) / (z p (1 - pi) + (1 - z)(1 - p) pi)``; see the module
+    docstring for the paper's Eq. 6).
+
+    Parameters
+    ----------
+    p : array-like of float
+        Posteriors of class 1 under ``train_prior``, in [0, 1].
+    train_prior : float
+        The class-1 proportion the posteriors were made under (``pi``), in (0, 1).
+    deploy_prior : float
+        The class-1 proportion of the deployment (``z``), in (0, 1).
+
+    Returns
+    -------
+    ndarray
+        The adjusted posteriors, in the shape of ``p``.
+
+    Raises
+    ------
+    UserError
+        For a prior outside (0, 1) or a posterior outside [0, 1].
+
+    See Also
+    --------
+    prior_change_cost : The cost proportion a prior change amounts to.
 
     Examples
     --------
+    >>> from threshold_choice import adjust_posterior
     >>> adjust_posterior([0.3, 0.5, 0.9], 0.5, 0.5).tolist()
     [0.3, 0.5, 0.9]
     >>> round(float(adjust_posterior(0.5, 0.5, 0.2)), 6)
@@ -47,14 +74,37 @@ def adjust_posterior(p: ArrayLike, train_prior: float, deploy_prior: float) -> F
 
 
 def prior_change_cost(train_prior: float, deploy_prior: float) -> float:
-    """The cost proportion ``c`` a change of the class-1 proportion from ``train_prior`` to
-    ``deploy_prior`` amounts to: the threshold on posteriors made under the training prior
-    that decides as ``1/2`` does under the deployment prior (the point where the adjusted
-    posterior is 1/2; the paper's Eq. 7, its ``psi``). Balanced training and 20% of class 1
-    at deployment: ``c = 0.8`` (class 1 predicted only above 0.8).
+    """Compute the cost proportion a change of class prior amounts to.
+
+    The threshold on posteriors made under the training prior that decides as ``1/2`` does
+    under the deployment prior (the point where the adjusted posterior is 1/2; the paper's
+    Eq. 7, its ``psi``). Balanced training and 20% of class 1 at deployment: ``c = 0.8``
+    (class 1 predicted only above 0.8).
+
+    Parameters
+    ----------
+    train_prior : float
+        The class-1 proportion of the training data, in (0, 1).
+    deploy_prior : float
+        The class-1 proportion of the deployment, in (0, 1).
+
+    Returns
+    -------
+    float
+        The cost proportion ``c``, the threshold on the training posteriors.
+
+    Raises
+    ------
+    UserError
+        For a prior outside (0, 1).
+
+    See Also
+    --------
+    adjust_posterior : The posteriors under the deployment prior.
 
     Examples
     --------
+    >>> from threshold_choice import prior_change_cost
     >>> round(prior_change_cost(0.5, 0.2), 6)
     0.8
     """
@@ -65,13 +115,39 @@ def prior_change_cost(train_prior: float, deploy_prior: float) -> float:
 
 def skew_density(z: ArrayLike, pi0: float,
                  cost_distribution: CostDistribution | str = "uniform") -> FloatArray:
-    """The density of the skew ``z = c pi0 / (c pi0 + (1 - c)(1 - pi0))`` when ``c`` has the
-    density ``cost_distribution`` (paper ``004_...``, Lemma 1): ``w(psi(z)) pi0 pi1 / (pi1 z +
-    pi0 (1 - z))^2`` with ``psi`` the inverse map. For a uniform ``c`` its median is
+    """Compute the density of the skew when the cost proportion has a given density.
+
+    The skew is ``z = c pi0 / (c pi0 + (1 - c)(1 - pi0))``; its density is
+    ``w(psi(z)) pi0 pi1 / (pi1 z + pi0 (1 - z))^2`` (paper ``004_...``, Lemma 1), ``psi``
+    the inverse map and ``w`` the density of ``c``. For a uniform ``c`` its median is
     ``z = pi0``.
+
+    Parameters
+    ----------
+    z : array-like of float
+        Skews in [0, 1].
+    pi0 : float
+        The class-0 proportion of the skew map, in (0, 1).
+    cost_distribution : CostDistribution or str, default="uniform"
+        The density ``w`` of ``c`` (or its spec).
+
+    Returns
+    -------
+    ndarray
+        The density of ``z``, in the shape of ``z``.
+
+    Raises
+    ------
+    UserError
+        For ``pi0`` outside (0, 1) or an invalid ``cost_distribution``.
+
+    See Also
+    --------
+    threshold_choice.parse_cost_distribution : The specs of ``cost_distribution``.
 
     Examples
     --------
+    >>> from threshold_choice import skew_density
     >>> round(float(skew_density(0.25, 0.25)), 6)  # at the median: pi0 pi1 / (2 pi0 pi1)^2
     1.333333
     """

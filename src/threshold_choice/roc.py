@@ -40,23 +40,41 @@ def _lines(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> CostLines:
 
 
 def roc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
-    """The ROC curve: one point per cost line.
+    """Compute the ROC curve of labelled scores: one point per cost line.
+
+    Cost line ``j`` (class 0 predicted for the ``j`` lowest distinct scores) is the point
+    ``(FPR_j, TPR_j)``, the false positive rate of class 0 and the true positive rate of
+    class 1, class 1 predicted iff ``score > threshold``; a point in ROC space is a line in
+    cost space.
 
     Parameters
     ----------
-    y, s:
-        Labels (0/1) and scores (any real numbers; only their order and ties matter).
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (class 1: the class the score estimates); both classes present.
+    s : array-like of shape (n,)
+        Scores, any finite real numbers (only their order and ties matter).
 
     Returns
     -------
-    DataFrame
+    pandas.DataFrame
         ``line, threshold, fpr, tpr, on_hull``, from ``(0, 0)`` (line ``m``, threshold
         ``inf``) to ``(1, 1)`` (line 0): ``threshold`` is the cost line's (predict 1 iff
         ``score > threshold``); ``on_hull``: a vertex of the ROC convex hull (a line of the
         optimal cost curve).
 
+    Raises
+    ------
+    UserError
+        For invalid labels or scores (see :meth:`CostLines.from_scores`).
+
+    See Also
+    --------
+    auch : The area under the convex hull.
+    threshold_choice.plotting.ROCDisplay : Plots the curve and its hull.
+
     Examples
     --------
+    >>> from threshold_choice import roc_points
     >>> points = roc_points([0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.8])
     >>> points[["fpr", "tpr"]].round(3).to_numpy().tolist()
     [[0.0, 0.0], [0.0, 0.333], [0.0, 0.667], [0.5, 0.667], [0.5, 1.0], [1.0, 1.0]]
@@ -84,11 +102,34 @@ def _hull_lines(lines: CostLines) -> np.ndarray:
 
 
 def auch(y: ArrayLike, s: ArrayLike) -> float:
-    """The area under the ROC convex hull (trapezoids between its vertices); at least the
-    AUC, equal to it when the ROC curve is convex.
+    """Compute the area under the ROC convex hull of labelled scores.
+
+    Trapezoids between the hull's vertices: at least the AUC, equal to it when the ROC curve
+    is convex; the AUC of the PAV-calibrated scores.
+
+    Parameters
+    ----------
+    y, s : array-like of shape (n,)
+        Labels (0/1) and scores, as for :func:`roc_points`.
+
+    Returns
+    -------
+    float
+        AUCH, in [0, 1].
+
+    Raises
+    ------
+    UserError
+        As :func:`roc_points`.
+
+    See Also
+    --------
+    roc_points : The curve and its hull's vertices.
+    threshold_choice.auc : The area under the curve itself.
 
     Examples
     --------
+    >>> from threshold_choice import auch
     >>> round(auch([0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.8]), 4)  # the AUC is 0.8333
     0.9167
     """
@@ -102,15 +143,42 @@ def hull_area(points: pd.DataFrame) -> float:
 
 
 def step_roc_cost_area(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> float:
-    """The area under ``001_...``'s step ROC cost curve: cost line ``k`` on ``c`` in
-    ``[k/(n+1), (k+1)/(n+1))`` (see the module docstring). ``prior``: the deployment class-0
-    proportion (0.5: skews).
+    """Compute the area under the step ROC cost curve of paper ``001_...``.
+
+    The curve draws the cost line that predicts class 0 for ``k`` examples (in the scores'
+    order) on ``c`` in ``[k/(n+1), (k+1)/(n+1))``, ``k = 0..n``; where ties make ``k``
+    unattainable, the two adjacent lines are mixed as rate-driven mixes them. Its area is
+    close to, but not, the interpolated rate-driven curve's.
+
+    Parameters
+    ----------
+    y, s : array-like of shape (n,)
+        Labels (0/1, both classes present) and real scores, of which only the order and
+        the ties matter.
+    prior : float or None, default=None
+        A deployment class-0 proportion to weight the lines with (0.5: the skew view);
+        ``None``: that of ``y``.
+
+    Returns
+    -------
+    float
+        The area under the curve, on the package's scale (``b = 2``).
+
+    Raises
+    ------
+    UserError
+        For invalid labels or scores, or a prior outside (0, 1).
+
+    See Also
+    --------
+    instance_uniform_loss : One of the same cuts chosen whatever the cost.
 
     Examples
     --------
     The classifier of ``001_...``'s Fig. 2 (the paper prints 0.1695, from a grid of costs;
     the interpolated ROC cost curve, rate-driven, gives 0.1701):
 
+    >>> from threshold_choice import step_roc_cost_area
     >>> round(step_roc_cost_area([1, 0, 1, 1, 0, 0, 0],
     ...                          [0.95, 0.9, 0.8, 0.3, 0.2, 0.1, 0.05]), 6)
     0.169643
@@ -123,12 +191,38 @@ def step_roc_cost_area(y: ArrayLike, s: ArrayLike, prior: float | None = None) -
 
 
 def instance_uniform_loss(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> float:
-    """Expected loss of the instance-uniform rate method: one of the ``n + 1`` instance cuts
-    chosen uniformly, whatever the cost (uniform on ``c``; ``prior=0.5`` for skews, where it
-    is ``n/(n+1) (1 - 2 AUC)/4 + 1/2``).
+    """Compute the expected loss of the instance-uniform rate method.
+
+    The method predicts class 0 for ``k`` examples (in the scores' order), ``k`` chosen
+    uniformly among ``0..n`` whatever the cost; ``c`` uniform. With ``prior=0.5`` (skews) it
+    is ``n/(n+1) (1 - 2 AUC)/4 + 1/2`` (Flach et al. 2011), against ``(1 - 2 AUC)/4 + 1/2``
+    for the continuous rate-uniform.
+
+    Parameters
+    ----------
+    y, s : array-like of shape (n,)
+        The labelled scores, as for :func:`step_roc_cost_area`.
+    prior : float or None, default=None
+        The deployment class-0 proportion, as for :func:`step_roc_cost_area`.
+
+    Returns
+    -------
+    float
+        The mean, over the ``n + 1`` cuts, of each cut's loss averaged over ``c``
+        (``b = 2``).
+
+    Raises
+    ------
+    UserError
+        As :func:`step_roc_cost_area`.
+
+    See Also
+    --------
+    step_roc_cost_area : The same cuts, each at its own costs.
 
     Examples
     --------
+    >>> from threshold_choice import instance_uniform_loss
     >>> round(instance_uniform_loss([1, 0, 1, 1, 0, 0, 0],
     ...                             [0.95, 0.9, 0.8, 0.3, 0.2, 0.1, 0.05], prior=0.5), 6)
     0.354167

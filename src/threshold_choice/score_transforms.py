@@ -27,22 +27,35 @@ from threshold_choice.errors import UserError
 
 
 def evenly_spaced(scores: ArrayLike) -> FloatArray:
-    """The evenly-spaced transformation (Definition 31 of paper ``000_...``): the ``i``-th
+    """Spread scores evenly over [0, 1], keeping their order and ties.
+
+    The evenly-spaced transformation (Definition 31 of paper ``000_...``): the ``i``-th
     lowest of ``n`` scores becomes ``(i - 1)/(n - 1)``; tied scores share the mean of their
-    new scores (their mid-rank), so that ties stay ties.
+    new scores (their mid-rank), so that ties stay ties. Then rate-driven and score-driven
+    choose the same thresholds as ``n`` grows.
 
     Parameters
     ----------
-    scores:
-        Any real scores (at least two).
+    scores : array-like of shape (n,)
+        Any finite real scores, at least two.
 
     Returns
     -------
-    ndarray
+    ndarray of shape (n,)
         Scores in [0, 1], in the order of ``scores``.
+
+    Raises
+    ------
+    UserError
+        If ``scores`` is not a vector of at least two finite numbers.
+
+    See Also
+    --------
+    pav_calibrated : The other transformation of Sect. 7.
 
     Examples
     --------
+    >>> from threshold_choice import evenly_spaced
     >>> evenly_spaced([0.9, 0.1, 0.35, 0.35]).tolist()
     [1.0, 0.0, 0.5, 0.5]
     """
@@ -53,25 +66,38 @@ def evenly_spaced(scores: ArrayLike) -> FloatArray:
 
 
 def pav_calibrated(y: ArrayLike, scores: ArrayLike) -> FloatArray:
-    """Perfectly calibrated scores on the sample: pool adjacent violators over the distinct
-    scores (ties pooled first), each example taking its block's share of class 1 (the
-    calibration the optimal threshold choice method assumes; Theorems 43-44 of paper
-    ``000_...``).
+    """Calibrate scores perfectly on the sample (pool adjacent violators).
+
+    Pool adjacent violators over the distinct scores (ties pooled first), each example
+    taking its block's share of class 1: the calibration the optimal threshold choice method
+    assumes (Theorems 43-44 of paper ``000_...``); its blocks are the ROC convex hull's
+    segments.
 
     Parameters
     ----------
-    y:
-        Labels 0/1 (class 1: the class the score estimates).
-    scores:
-        Real scores (only their order and ties matter).
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (class 1: the class the score estimates); both classes present.
+    scores : array-like of shape (n,)
+        Finite real scores (only their order and ties matter).
 
     Returns
     -------
-    ndarray
+    ndarray of shape (n,)
         Non-decreasing in ``scores``; within each block the mean of its labels.
+
+    Raises
+    ------
+    UserError
+        For labels other than 0/1, a single class, or scores that are not finite (see
+        :meth:`CostLines.from_scores`).
+
+    See Also
+    --------
+    evenly_spaced : The other transformation of Sect. 7.
 
     Examples
     --------
+    >>> from threshold_choice import pav_calibrated
     >>> pav_calibrated([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.9]).tolist()
     [0.0, 0.5, 0.5, 1.0]
     """

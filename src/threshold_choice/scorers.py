@@ -264,14 +264,72 @@ def make_expected_loss_scorer(
     settings: LossSettings | None = None,
     **settings_kwargs: Any,
 ) -> Any:
-    """A scorer of the expected loss of ``method`` (one of
-    :data:`~threshold_choice.methods.METHODS`) at certainty ``gamma``, negated (see the
-    module docstring). ``response_method``: default ``"predict_proba"`` for the score-based
-    methods, else ``("predict_proba", "decision_function")``. ``pos_label``: default the
-    scored :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s (a different one
-    is refused), else ``classes_[1]``. ``costs``: the loss in their units (their positive
-    class, if named, is ``pos_label``). ``settings`` / ``settings_kwargs``: the
-    :class:`~threshold_choice.evaluation.LossSettings`."""
+    """Make a scikit-learn scorer of the expected loss of a threshold choice method.
+
+    The scorer ``scorer(estimator, X, y)`` scores a fitted classifier by the expected loss of
+    ``method`` at certainty ``gamma`` on ``(X, y)``, as
+    :func:`~threshold_choice.evaluation.expected_losses` computes it; lower is better, so it
+    returns the *negated* loss (``greater_is_better=False``, as scikit-learn's ``neg_*``
+    scorers) and ``GridSearchCV`` maximises it. The methods that select on training scores
+    (train-optimal, train-optimal-aware) take them from a fitted
+    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` (or a ``Pipeline``
+    ending in one): their scorer refuses any other estimator.
+
+    Parameters
+    ----------
+    method : str, default="score-driven"
+        One of :data:`~threshold_choice.methods.METHODS`.
+    gamma : float, default=inf
+        The certainty of ``c_hat``, a number >= 0 or ``inf``.
+    response_method : str, tuple of str or None, default=None
+        Where the scores come from, as scikit-learn's ``response_method``; ``None``:
+        ``"predict_proba"`` for the methods that read probabilities, else
+        ``("predict_proba", "decision_function")``.
+    pos_label : object, default=None
+        The positive class (class 1); ``None``: the scored ``ThresholdChoiceClassifier``'s
+        (a different one is refused), else ``classes_[1]``.
+    costs : Costs or None, default=None
+        Report the loss in their units (:meth:`~threshold_choice.costs.Costs.in_units`);
+        their positive class, if named, is ``pos_label``.
+    settings : LossSettings, Mapping or None, default=None
+        The estimator and the operating conditions
+        (:class:`~threshold_choice.evaluation.LossSettings`, or a mapping of its fields);
+        ``None``: ``LossSettings()``.
+    **settings_kwargs : dict
+        :class:`~threshold_choice.evaluation.LossSettings` fields replacing those of
+        ``settings`` (``estimator="grid"``, ``cost_distribution="beta:2,2"``, ...).
+
+    Returns
+    -------
+    callable
+        A scorer ``(estimator, X, y) -> -expected loss``: scikit-learn's (built with
+        ``make_scorer``), or a ``TrainingScoresScorer`` for the methods on training scores.
+
+    Raises
+    ------
+    UserError
+        For an unknown method, a negative gamma, an unknown setting or invalid settings, or
+        costs naming another positive class.
+
+    See Also
+    --------
+    threshold_choice.expected_losses : The same losses from labels and scores.
+    make_metric_scorer : A scorer of a metric.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from threshold_choice import make_expected_loss_scorer
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> scorer = make_expected_loss_scorer("score-driven", gamma=1.0)
+    >>> model = LogisticRegression().fit(X[:100], y[:100])
+    >>> round(scorer(model, X[100:], y[100:]), 3)  # minus the expected loss
+    -0.073
+    >>> cross_val_score(LogisticRegression(), X, y, cv=3, scoring=scorer).round(2).tolist()
+    [-0.08, -0.04, -0.08]
+    """
     check_method(method)
     gamma = parse_gamma(gamma)
     chosen = loss_settings(settings, **settings_kwargs)
@@ -297,9 +355,50 @@ def make_metric_scorer(
     response_method: str | tuple[str, ...] | None = None,
     pos_label: Any = None,
 ) -> Any:
-    """A scorer of ``metric`` (one of :data:`~threshold_choice.metrics.METRICS`), negated
-    unless higher is better (:data:`HIGHER_IS_BETTER`). ``response_method``: default
-    ``"predict_proba"`` except for the rank metrics (AUC, RL, RL_conv)."""
+    """Make a scikit-learn scorer of a metric of :func:`~threshold_choice.compute_metrics`.
+
+    The scorer is negated unless higher is better (``HIGHER_IS_BETTER``: AUC), as
+    scikit-learn's ``neg_*`` scorers, so that ``GridSearchCV`` maximises it.
+
+    Parameters
+    ----------
+    metric : str, default="BS"
+        One of :data:`~threshold_choice.metrics.METRICS`: ``AUC, BS, MAE, CL, RL, RL_conv,
+        LogLoss, pi0, pi1``.
+    response_method : str, tuple of str or None, default=None
+        Where the scores come from; ``None``: ``("predict_proba", "decision_function")``
+        for the rank metrics (AUC, RL, RL_conv), ``"predict_proba"`` for the others.
+    pos_label : object, default=None
+        The positive class (class 1); ``None``: a scored ``ThresholdChoiceClassifier``'s,
+        else ``classes_[1]``.
+
+    Returns
+    -------
+    callable
+        A scikit-learn scorer ``(estimator, X, y) -> value`` (negated unless higher is
+        better).
+
+    Raises
+    ------
+    UserError
+        For an unknown metric.
+
+    See Also
+    --------
+    make_expected_loss_scorer : A scorer of the expected loss of a method.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from threshold_choice import make_metric_scorer
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> model = LogisticRegression().fit(X[:100], y[:100])
+    >>> round(make_metric_scorer("AUC")(model, X[100:], y[100:]), 2)
+    0.98
+    >>> round(make_metric_scorer("BS")(model, X[100:], y[100:]), 3)  # minus the Brier score
+    -0.044
+    """
     if metric not in METRICS:
         raise UserError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
     if response_method is None:
@@ -316,10 +415,49 @@ def make_metric_scorer(
 
 
 def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -> Any:
-    """A scorer of the loss :func:`cost_loss` of the predicted labels at a known cost
-    proportion (or :class:`~threshold_choice.costs.Costs`: in their units), negated; the
-    objective for ``TunedThresholdClassifierCV(scoring=...)`` that train-optimal minimises on
-    the training data at ``gamma = inf``."""
+    """Make a scikit-learn scorer of the loss of predicted labels at a known cost.
+
+    The loss of the labels the estimator predicts, ``Q = 2 (c #FP + (1 - c) #FN) / n``
+    (class 1 = ``pos_label``), or with :class:`~threshold_choice.costs.Costs` the cost per
+    example in their units ``(C_FP #FP + C_FN #FN) / n``; negated. The objective for
+    ``TunedThresholdClassifierCV(scoring=...)`` that train-optimal minimises on the
+    training data at ``gamma = inf``.
+
+    Parameters
+    ----------
+    cost_proportion : float or Costs
+        The cost proportion ``c`` of an error on class 0, in [0, 1], or the costs in the
+        user's units.
+    pos_label : object, default=None
+        The positive class (class 1); ``None``: the costs' if they name one, else a scored
+        ``ThresholdChoiceClassifier``'s, else the larger label.
+
+    Returns
+    -------
+    callable
+        A scikit-learn scorer ``(estimator, X, y) -> -loss`` on ``estimator.predict(X)``.
+
+    Raises
+    ------
+    UserError
+        For a cost proportion outside [0, 1] or costs naming another positive class.
+
+    See Also
+    --------
+    make_expected_loss_scorer : The expected loss under an uncertain cost.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from threshold_choice import Costs, make_cost_scorer
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> model = LogisticRegression().fit(X[:100], y[:100])
+    >>> round(make_cost_scorer(0.2)(model, X[100:], y[100:]), 3)  # 2 (0.2 #FP + 0.8 #FN) / n
+    -0.056
+    >>> round(make_cost_scorer(Costs(1, 4))(model, X[100:], y[100:]), 3)  # in units
+    -0.14
+    """
     if isinstance(cost_proportion, Costs):
         pos_label = cost_proportion.check_pos_label(pos_label, "the scorer")
         kwargs: dict[str, Any] = {"cost_proportion": cost_proportion}

@@ -79,8 +79,10 @@ from threshold_choice.errors import UserError
 PAPER_GRID_SIZE = 1000
 #: the largest grid the grid and Monte Carlo estimators accept (their cost is linear in it)
 MAX_GRID_SIZE = 100_000
-#: the paper's certainty levels gamma (Sect. 6.2), from certain (inf) to uninformed (0): the
-#: library's default
+#: The paper's certainty levels gamma (Sect. 6.2), ``(inf, 16, 8, 4, 2, 1, 0)``, from an
+#: exactly known cost proportion (``inf``: ``c_hat = c``) to none (``0``: ``c_hat`` uniform on
+#: [0, 1]), with ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)``. The library's default
+#: certainties (e.g. of :func:`~threshold_choice.evaluation.expected_losses`).
 PAPER_GAMMAS: tuple[float, ...] = (math.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
 #: above this gamma the tables integrate over c in windows around the kernel (see above)
 GAMMA_WINDOWED = 1000.0
@@ -102,7 +104,38 @@ _BULK_ZONE = (10.0, 110.0)
 
 
 def parse_gamma(value: str | float) -> float:
-    """Parse a certainty level: a number >= 0 or ``inf`` (also ``Inf``, ``infinity``)."""
+    """Parse a certainty level gamma.
+
+    Parameters
+    ----------
+    value : str or float
+        A number >= 0, or infinity: ``inf``, ``Inf``, ``infinity`` (any spelling Python's
+        ``float`` accepts, surrounding blanks allowed) or ``math.inf``.
+
+    Returns
+    -------
+    float
+        The certainty, in ``[0, inf]``.
+
+    Raises
+    ------
+    UserError
+        If ``value`` is not a number, is NaN or is negative.
+
+    See Also
+    --------
+    Uncertainty : The uncertainty model gamma parametrises.
+
+    Examples
+    --------
+    >>> from threshold_choice import parse_gamma
+    >>> parse_gamma("inf"), parse_gamma("Infinity"), parse_gamma(" 16 "), parse_gamma(4)
+    (inf, inf, 16.0, 4.0)
+    >>> parse_gamma("-1")
+    Traceback (most recent call last):
+    ...
+    threshold_choice.errors.UserError: gamma must be a number >= 0 or 'inf', got '-1'
+    """
     try:
         gamma = float(value)
     except (TypeError, ValueError):
@@ -139,7 +172,46 @@ def certainty_limit(distribution: CostDistribution = UNIFORM) -> float:
 
 @dataclass(frozen=True)
 class Uncertainty:
-    """``c_hat | c ~ Beta(gamma*c + 1, gamma*(1 - c) + 1)``; ``gamma`` in ``[0, inf]``."""
+    """The paper's model of the presumed cost proportion ``c_hat`` given the true one ``c``.
+
+    ``c_hat | c ~ Beta(gamma * c + 1, gamma * (1 - c) + 1)``: its mode is ``c``, and the
+    certainty ``gamma`` sets its spread, from ``gamma = inf`` (``c_hat = c``) to
+    ``gamma = 0`` (``c_hat`` uniform on [0, 1], no information about ``c``).
+
+    Parameters
+    ----------
+    gamma : float
+        The certainty, in ``[0, inf]``.
+
+    Attributes
+    ----------
+    is_exact : bool
+        ``gamma = inf``: ``c_hat = c``.
+    is_uninformed : bool
+        ``gamma = 0``: ``c_hat`` uniform whatever ``c``.
+
+    Raises
+    ------
+    UserError
+        If ``gamma`` is not a number >= 0 (see :func:`parse_gamma`).
+
+    See Also
+    --------
+    gamma_for_spread : The gamma of a given spread of ``c_hat``.
+
+    Examples
+    --------
+    >>> from threshold_choice import Uncertainty
+    >>> u = Uncertainty(4.0)
+    >>> [round(float(v), 4) for v in u.alpha_beta(0.8)]  # Beta(4 * 0.8 + 1, 4 * 0.2 + 1)
+    [4.2, 1.8]
+    >>> round(float(u.cdf(0.8, c=0.8)), 4)  # P(c_hat <= 0.8 | c = 0.8)
+    0.6684
+    >>> round(float(u.partial_mean(1.0, c=0.8)), 4)  # E[c_hat | c] = (4 c + 1) / 6
+    0.7
+    >>> Uncertainty(float("inf")).is_exact, Uncertainty(0.0).is_uninformed
+    (True, True)
+    """
 
     gamma: float
 
@@ -996,11 +1068,44 @@ def _cached_table(
 
 
 def gamma_for_spread(c: float, spread: float) -> float:
-    """The certainty ``gamma`` at which the presumed ``c_hat ~ Beta(gamma c + 1,
-    gamma (1 - c) + 1)`` has standard deviation ``spread`` around the true ``c`` (its mode):
-    "our ``c_hat`` is typically 0.05 off at ``c`` = 0.8" is ``gamma_for_spread(0.8, 0.05)``.
-    The spread is largest at ``gamma = 0`` (``1/sqrt(12)``, 0.289: no information) and 0 at
-    ``gamma = inf``; a :class:`UserError` outside ``(0, 1/sqrt(12)]``."""
+    """Return the certainty gamma at which ``c_hat`` has a given spread around ``c``.
+
+    The presumed ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)`` has its mode at the true
+    ``c``; its standard deviation falls from ``1/sqrt(12)`` (0.289, no information) at
+    ``gamma = 0`` to 0 at ``gamma = inf``. "Our ``c_hat`` is typically 0.05 off at
+    ``c = 0.8``" is ``gamma_for_spread(0.8, 0.05)``.
+
+    Parameters
+    ----------
+    c : float
+        The true cost proportion, in (0, 1).
+    spread : float
+        The standard deviation of ``c_hat`` given ``c``, in ``(0, 1/sqrt(12)]``.
+
+    Returns
+    -------
+    float
+        The certainty gamma (0 for the largest spread), found by root finding to a
+        relative tolerance of 1e-12.
+
+    Raises
+    ------
+    UserError
+        If ``c`` is not in (0, 1) or ``spread`` not in ``(0, 1/sqrt(12)]``.
+
+    See Also
+    --------
+    Uncertainty : The model of ``c_hat`` given ``c``.
+    threshold_choice.beta_from_interval : The other knob: the belief about ``c`` itself.
+
+    Examples
+    --------
+    >>> from threshold_choice import gamma_for_spread
+    >>> round(gamma_for_spread(0.8, 0.05), 2)
+    63.18
+    >>> gamma_for_spread(0.5, 12 ** -0.5)  # no information
+    0.0
+    """
     from scipy.optimize import brentq
 
     if not 0.0 < c < 1.0:

@@ -189,28 +189,63 @@ def _block_argmin(x: FloatArray, slope: FloatArray, left: FloatArray) -> NDArray
 
 @dataclass(frozen=True)
 class Selection:
-    """A threshold choice method applied to one set of scores (see the module docstring).
+    """A threshold choice method applied to one set of scores, piecewise in ``c_hat``.
+
+    On segment ``s`` of the presumed cost proportion ``c_hat`` the loss at the true cost
+    proportion ``c`` is ``a00 + a10 * c + (a01 + a11 * c) * phi(c_hat)`` (``coef[s]``),
+    ``phi`` the method's input map (see the module docstring): a cost line of the test
+    scores, ``a01 = a11 = 0``, or for the rate methods a mixture of two adjacent lines.
+    Build with :func:`~threshold_choice.methods.make_selection`.
+
+    Parameters
+    ----------
+    method : str
+        The method's name.
+    coef : ndarray of shape (S, 4)
+        ``a00, a10, a01, a11`` per segment.
+    input_breaks : ndarray of shape (S - 1,)
+        The break points in the method's input space (``phi(c_hat)``), non-decreasing.
+    breaks : ndarray of shape (S - 1,)
+        The same break points in ``c_hat`` space (``phi^-1``; ``-inf``/``inf`` allowed).
+    closed : {"left", "right"}
+        ``"left"``: segments are ``[x_s, x_{s+1})``; ``"right"``: ``(x_s, x_{s+1}]``.
+        Matters only when evaluating at a break point exactly.
+    input_map : InputMap or None, default=None
+        ``phi``; ``None`` is the identity.
+    ignores_c_hat : bool, default=False
+        The method draws its own uniform ``c_hat`` (score-uniform, rate-uniform): its
+        expected loss is the ``gamma = 0`` one whatever ``gamma``.
+    argmin : ArgminRule or None, default=None
+        Optional tie-faithful selection at single points, as the authors' code breaks ties
+        (see :class:`~threshold_choice.methods.selection.ArgminRule`).
 
     Attributes
     ----------
-    method:
-        The method's name.
-    coef:
-        ``(S, 4)`` array of ``a00, a10, a01, a11`` per segment.
-    input_breaks:
-        The ``S - 1`` break points in the method's input space (``phi(c_hat)``).
-    breaks:
-        The same break points in ``c_hat`` space (``phi^-1``; ``+-inf`` allowed).
-    closed:
-        ``'left'``: segments are ``[x_s, x_{s+1})``; ``'right'``: ``(x_s, x_{s+1}]``. Matters
-        only when evaluating at a break point exactly.
-    input_map:
-        ``phi``; ``None`` is the identity.
-    ignores_c_hat:
-        The method draws its own uniform ``c_hat`` (score-uniform, rate-uniform): its expected
-        loss is the ``gamma = 0`` one whatever ``gamma``.
-    argmin:
-        Optional tie-faithful point selection (see :class:`ArgminRule`).
+    interpolating : bool
+        Whether some segment mixes two lines (``a01`` or ``a11`` non-zero).
+
+    Raises
+    ------
+    ValueError
+        If ``coef`` does not have one row per segment (``len(breaks) + 1``) and 4 columns.
+
+    See Also
+    --------
+    threshold_choice.make_selection : Build the selection of a method.
+    threshold_choice.segment_contributions : Each segment's share of the expected loss.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, make_selection
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> sel = make_selection("score-driven", lines)  # t = c_hat
+    >>> sel.breaks.tolist()  # the selected line changes at each distinct score
+    [0.1, 0.3, 0.35, 0.4, 0.6, 0.7, 0.8, 0.9]
+    >>> sel.coef.shape
+    (9, 4)
+    >>> sel.loss(c_hat=[0.2, 0.5], c=0.5).tolist()  # threshold 0.2 and 0.5 at c = 1/2
+    [0.375, 0.25]
     """
 
     method: str
@@ -240,7 +275,21 @@ class Selection:
         return np.searchsorted(self.input_breaks, self.inputs(c_hat), side=side)
 
     def loss(self, c_hat: ArrayLike, c: ArrayLike) -> FloatArray:
-        """Loss at true cost ``c`` when the method is given ``c_hat`` (broadcast)."""
+        """Return the loss at the true cost ``c`` when the method is given ``c_hat``.
+
+        Parameters
+        ----------
+        c_hat : array-like of float
+            Presumed cost proportions (the method's input).
+        c : array-like of float
+            True cost proportions, broadcast against ``c_hat``.
+
+        Returns
+        -------
+        ndarray
+            ``Q(T(c_hat); c)``, the loss of the selected line(s); exact ties between lines
+            broken by ``argmin`` when set.
+        """
         c_hat_arr, c_arr = np.broadcast_arrays(
             np.asarray(c_hat, dtype=np.float64), np.asarray(c, dtype=np.float64)
         )

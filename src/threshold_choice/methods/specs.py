@@ -119,6 +119,28 @@ class MethodSpec:
         Why the classifier cannot apply it (when ``predict`` is ``None``).
     colour : str or None
         Its colour in the figures (matplotlib), ``None`` for one of the cycle's.
+
+    Attributes
+    ----------
+    gamma_aware : bool
+        Whether its selection depends on the certainty gamma (``aware_of`` is set).
+
+    See Also
+    --------
+    method_spec : The record of a registered method.
+    register_method : Add a record to the methods every part of the project offers.
+    make_selection : Apply a method to cost lines.
+
+    Examples
+    --------
+    >>> from threshold_choice import method_spec
+    >>> spec = method_spec("rate-driven")
+    >>> spec.summary
+    'predict class 0 for a fraction c_hat of the examples'
+    >>> spec.interpolates, spec.needs_train, spec.predict
+    (True, False, 'rate')
+    >>> method_spec("train-optimal").predict_as  # its threshold: test-optimal's on training
+    'test-optimal'
     """
 
     name: str
@@ -146,8 +168,54 @@ _REGISTRY: dict[str, MethodSpec] = {}
 
 
 def register_method(spec: MethodSpec, *, replace: bool = False) -> MethodSpec:
-    """Add ``spec`` to the methods every part of the project offers (``replace=True``: over
-    a method of the same name). Returns ``spec``."""
+    """Add a method to those every part of the project offers.
+
+    Once registered, the method is in :data:`METHODS` (and the other live lists its record
+    qualifies it for), and :func:`make_selection`, the expected losses, the bootstrap, the
+    classifier, the scorers, the plots and the command line accept its name.
+    ``threshold_choice.methods.unregister_method`` removes it again.
+
+    Parameters
+    ----------
+    spec : MethodSpec
+        The method's record; its ``aware_of`` and ``predict_as``, when set, must name
+        registered methods (or itself).
+    replace : bool, default=False
+        Replace a registered method of the same name instead of refusing it.
+
+    Returns
+    -------
+    MethodSpec
+        ``spec``.
+
+    Raises
+    ------
+    UserError
+        If ``spec`` is not a :class:`MethodSpec`, has no name, has the name of a registered
+        method (without ``replace``), refers to a method that is not registered, or has a
+        ``predict`` other than ``"lines"``, ``"score"``, ``"rate"`` or ``None``.
+
+    See Also
+    --------
+    MethodSpec : What a record holds.
+
+    Examples
+    --------
+    A copy of score-driven under another name (the module docstring of
+    ``threshold_choice.methods.specs`` builds a method of one's own):
+
+    >>> import dataclasses
+    >>> from threshold_choice import METHODS, method_spec, register_method
+    >>> from threshold_choice.methods import unregister_method
+    >>> spec = dataclasses.replace(method_spec("score-driven"), name="my-score-driven")
+    >>> register_method(spec).name
+    'my-score-driven'
+    >>> "my-score-driven" in METHODS
+    True
+    >>> unregister_method("my-score-driven")
+    >>> "my-score-driven" in METHODS
+    False
+    """
     if not isinstance(spec, MethodSpec):
         raise UserError(f"register_method takes a MethodSpec, got {type(spec).__name__}")
     if not spec.name or not isinstance(spec.name, str):
@@ -173,7 +241,35 @@ def unregister_method(name: str) -> None:
 
 
 def method_spec(method: str) -> MethodSpec:
-    """The record of ``method``; a one-line error naming the methods for an unknown one."""
+    """Return the record of a registered method.
+
+    Parameters
+    ----------
+    method : str
+        The method's name, one of :data:`METHODS`.
+
+    Returns
+    -------
+    MethodSpec
+        Its record: builder, summary and traits.
+
+    Raises
+    ------
+    UserError
+        For an unknown name (the message lists the registered methods).
+
+    See Also
+    --------
+    register_method : Add a method.
+
+    Examples
+    --------
+    >>> from threshold_choice import method_spec
+    >>> method_spec("score-driven").summary
+    'threshold t = c_hat (predict 1 iff score > c_hat)'
+    >>> method_spec("score-driven").reads_probabilities
+    True
+    """
     try:
         return _REGISTRY[method]
     except (KeyError, TypeError):
@@ -222,7 +318,12 @@ class MethodNames(Sequence[str]):
         return f"<{self._what}: {', '.join(self._names())}>"
 
 
-#: every registered method, in display order (the built-in ones first)
+#: The names of every registered method, in display order (the 13 built-in ones first:
+#: test-optimal, train-optimal, score-driven, rate-driven, score-uniform, rate-uniform,
+#: score-driven-z, rate-driven-z, test-optimal-aware, train-optimal-aware, score-driven-aware,
+#: score-fixed, rate-fixed). A live, read-only sequence that behaves as a tuple of names
+#: (``in``, ``len``, indexing, iteration, ``==`` with a tuple or list): a method added with
+#: :func:`register_method` is in it at once.
 METHODS = MethodNames(lambda spec: True, "methods")
 #: methods that read the scores as probabilities, so the scores must lie in [0, 1]; the
 #: others are rank-based and take any real scores
@@ -272,21 +373,75 @@ def make_selection(
     fixed_threshold: float | None = None,
     fixed_rate: float | None = None,
 ) -> Selection:
-    """Build the :class:`~threshold_choice.methods.selection.Selection` of ``method`` (one
-    of :data:`METHODS`) on the test cost lines ``test``.
+    """Apply a threshold choice method to the test cost lines.
 
-    ``train`` is required by the train-optimal methods; ``gamma`` by the ``*-aware`` methods;
-    ``skew_pi0`` (class-0 proportion for the cost-to-skew map) defaults to the training
-    proportion when ``train`` is given (as the authors did) and to the test one otherwise.
-    ``rate_threshold_offset`` is passed to
-    :func:`~threshold_choice.methods.builders.rate_driven` (the rate-based methods:
-    rate-driven, rate-uniform, rate-driven-z, rate-fixed); ``tie_breaking`` to the optimal
-    methods (and their aware variants); ``distribution`` (the belief about the true cost) is
-    the prior of the ``*-aware`` methods' posterior mean.
-    ``fixed_threshold`` / ``fixed_rate``: the threshold of score-fixed and the predicted-0
-    rate of rate-fixed; ``None`` (default) takes the mean ``E[c]`` of ``distribution`` (1/2
-    for the paper's uniform: paper 000's ``t = 0.5``), the single threshold score-driven-aware
-    sets at ``gamma = 0``.
+    The result, a :class:`~threshold_choice.methods.selection.Selection`, is the method as a
+    function of the presumed cost proportion ``c_hat``: break points in ``c_hat`` and the
+    cost line (or, for the rate methods, the mixture of two adjacent lines) selected
+    between them. The expected-loss functions integrate it.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`METHODS`.
+    test : CostLines
+        The test cost lines (:meth:`CostLines.from_scores`), whose losses the selection
+        holds.
+    train : CostLines or None, default=None
+        The training cost lines: required by the methods that select on training scores
+        (train-optimal, train-optimal-aware).
+    gamma : float or None, default=None
+        The certainty of ``c_hat``: required by the ``*-aware`` methods only.
+    skew_pi0 : float or None, default=None
+        The class-0 proportion of the cost-to-skew map of the ``-z`` methods; ``None``: the
+        training proportion when ``train`` is given (as the authors did), else the test one.
+    rate_threshold_offset : float or None, default=None
+        The authors' shift of rate-driven's thresholds below the scores (``1e-7``), for the
+        rate methods (rate-driven, rate-uniform, rate-driven-z, rate-fixed); ``None``: the
+        exact interpolation between adjacent lines.
+    tie_breaking : {"project", "authors"}, default="project"
+        How the optimal methods (and their aware variants) break exact ties between lines
+        at single points (the ``grid`` and ``montecarlo`` estimators).
+    distribution : CostDistribution or str, default=UNIFORM
+        The belief about the true cost (a spec such as ``"beta:2,2"``): the prior of the
+        ``*-aware`` methods' posterior mean, and the source of the fixed methods' defaults.
+    fixed_threshold : float or None, default=None
+        The threshold of score-fixed; ``None``: the mean ``E[c]`` of ``distribution`` (1/2
+        for the uniform: paper 000's ``t = 0.5``, the single threshold score-driven-aware
+        sets at ``gamma = 0``).
+    fixed_rate : float or None, default=None
+        The predicted-0 rate of rate-fixed; ``None``: the mean ``E[c]`` of
+        ``distribution``.
+
+    Returns
+    -------
+    Selection
+        The method applied to ``test``.
+
+    Raises
+    ------
+    UserError
+        For an unknown method, a method on training scores without ``train``, an aware
+        method without ``gamma``, or an invalid ``distribution``.
+
+    See Also
+    --------
+    threshold_choice.expected_loss.expected_loss : The expected loss of a selection.
+    threshold_choice.expected_cost_curve : Its expected cost curve ``K(c)``.
+    threshold_choice.expected_losses : Every step at once, from labels and scores.
+
+    Examples
+    --------
+    >>> from threshold_choice import CostLines, make_selection
+    >>> lines = CostLines.from_scores([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                               [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> optimal = make_selection("test-optimal", lines)
+    >>> optimal.breaks.tolist()  # c_hat where the lowest line changes
+    [0.0, 0.5, 1.0]
+    >>> round(float(optimal.loss(0.3, 0.3)), 4)  # loss at c = 0.3 given c_hat = 0.3
+    0.15
+    >>> make_selection("rate-driven", lines).interpolating
+    True
     """
     spec = method_spec(method)
     if spec.needs_train and train is None:
@@ -416,8 +571,9 @@ del _spec
 
 #: the built-in methods' names, in display order
 BUILTIN_METHODS: tuple[str, ...] = tuple(spec.name for spec in _BUILTIN)
-#: the four methods the paper evaluates (Sect. 4), in the order of its tables: the library's
-#: default selection
+#: The four methods the paper evaluates (Sect. 4), in the order of its tables: test-optimal,
+#: train-optimal, score-driven, rate-driven. The library's default selection of methods
+#: (e.g. of :func:`~threshold_choice.evaluation.expected_losses`).
 PAPER_METHODS: tuple[str, ...] = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
 
 

@@ -4,7 +4,10 @@ numbers and keep them as attributes), plot second (``plot(ax=...)``), as scikit-
 
 A new kind of plot is a subclass with a ``_compute`` classmethod (scores -> the instance),
 ``_draw(ax, **kwargs)`` and ``_records()`` (the plotted numbers, for :attr:`data`); it gets
-``from_predictions``, ``from_estimator``, ``plot`` and ``savefig`` from here.
+``from_predictions``, ``from_estimator``, ``plot`` and ``data`` from here, and
+:func:`save_displays` saves its figure and numbers. The numpydoc Parameters section of its
+``_compute`` docstring documents its options, and the Examples section of its class docstring
+its use: both go into the docstrings of its ``from_predictions`` and ``from_estimator``.
 """
 
 from __future__ import annotations
@@ -120,8 +123,14 @@ def model_name(estimator: Any) -> str:
 
 
 class ThresholdChoiceDisplay:
-    """Base class of the Displays (see the module docstring). Attributes set by
-    :meth:`plot`: ``ax_``, ``figure_``; ``name`` names the model in legends, title and data.
+    """Base class of the Displays: compute first, plot second.
+
+    ``from_predictions`` / ``from_estimator`` compute the numbers (kept as attributes) and
+    draw them; :meth:`plot` draws again, on any axes. A subclass defines ``_compute`` (a
+    classmethod from the run's scores and its options, documented in its own numpydoc
+    Parameters section, to the instance), ``_draw(ax, **kwargs)`` and ``_records()`` (the
+    plotted numbers, for :attr:`data`); its ``from_predictions`` and ``from_estimator`` then
+    list its options in their signatures and docstrings.
 
     Drawing conventions shared by every Display: a title (the kind of plot and the model;
     ``plot(title="")`` for none), the legend outside the axes on the right (it never covers
@@ -129,7 +138,23 @@ class ThresholdChoiceDisplay:
     which makes room for it), legend handles long enough to tell line styles apart, and
     several models on one axes told apart: the first keeps the method colours, each later
     one (without a ``color``) gets a colour of its own (:data:`MODEL_COLOURS`), methods then
-    differing by line style."""
+    differing by line style.
+
+    Attributes
+    ----------
+    name : str or None
+        The model's name, in legends, the title and the ``panel`` column of :attr:`data`.
+    ax_ : matplotlib.axes.Axes or None
+        The axes drawn on, set by :meth:`plot`.
+    figure_ : matplotlib.figure.Figure or None
+        Their figure.
+    event : object
+        The positive class (class 1) when known (``from_estimator``), named in axis labels.
+    TITLE : str
+        The kind of plot, the start of the default title.
+    data : pandas.DataFrame
+        The plotted numbers, long format (``panel, kind, series, x, y``).
+    """
 
     name: str | None = None
     ax_: Axes | None = None
@@ -142,15 +167,17 @@ class ThresholdChoiceDisplay:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Give the subclass ``from_predictions`` / ``from_estimator`` whose signatures
         (``help``, ``inspect.signature``, the docs) list its ``_compute`` options instead of
-        ``**kwargs``; the options are defined once, in ``_compute``."""
+        ``**kwargs``; the options are defined once, in ``_compute``, and documented there
+        (its docstring's Parameters), the examples in the class docstring."""
         super().__init_subclass__(**kwargs)
         options = [p for p in inspect.signature(cls._compute).parameters.values()
                    if p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
         names = ", ".join(f"``{p.name}``" for p in options if p.kind == p.KEYWORD_ONLY)
+        note = f"{cls.__name__}'s options: {names} (see the class docstring)."
         for name in ("from_predictions", "from_estimator"):
+            base = getattr(ThresholdChoiceDisplay, name).__func__
             setattr(cls, name, classmethod(_with_options(
-                getattr(ThresholdChoiceDisplay, name).__func__, options,
-                f"{cls.__name__}'s options: {names} (see the class docstring).")))
+                base, options, _options_doc(base.__doc__, cls, note))))
 
     # -- to implement ----------------------------------------------------------------------
     @classmethod
@@ -179,9 +206,53 @@ class ThresholdChoiceDisplay:
         plot_kwargs: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> ThresholdChoiceDisplay:
-        """Compute from labels (0/1, 1 = the class the score estimates) and scores, then
-        plot on ``ax`` (a new figure if ``None``; ``plot=False`` computes only).
-        ``train_y``/``train_score``: the training scores, for train-optimal."""
+        """Compute the display from labels and scores, then plot it.
+
+        The numbers are kept as the display's attributes (those of the library's functions
+        on the same scores), then drawn on ``ax``, as scikit-learn's
+        ``RocCurveDisplay.from_predictions``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n,)
+            Test labels, 0 or 1 (class 1: the class the score estimates); both classes
+            present.
+        y_score : array-like of shape (n,)
+            Test scores; probabilities of class 1 in [0, 1] for the methods that read them
+            as probabilities and for decision curves, any real numbers otherwise.
+        train_y : array-like of shape (n_train,), default=None
+            Training labels, 0 or 1, for the methods that select on training scores
+            (train-optimal).
+        train_score : array-like of shape (n_train,), default=None
+            The model's scores on its training data.
+        name : str, default=None
+            The model's name, in the legend, the title and the ``panel`` column of
+            ``data``.
+        ax : matplotlib.axes.Axes, default=None
+            The axes to draw on; ``None``: a new figure.
+        plot : bool, default=True
+            Draw the display; ``False``: compute only (``ax_`` and ``figure_`` stay
+            ``None`` until :meth:`plot`).
+        plot_kwargs : dict, default=None
+            Keyword arguments of :meth:`plot` (``title`` and the display's drawing options).
+        **kwargs
+            The display's options (each Display's ``from_predictions`` lists its own).
+
+        Returns
+        -------
+        ThresholdChoiceDisplay
+            The display, drawn unless ``plot=False``.
+
+        Raises
+        ------
+        UserError
+            For invalid labels or scores, or invalid options.
+
+        See Also
+        --------
+        from_estimator : The same from a fitted classifier.
+        plot : Draw the display again, on other axes.
+        """
         run = RunScores.from_arrays(y_true, y_score, train_y, train_score)
         display = cls._compute(run, **kwargs)
         display.name = name
@@ -204,8 +275,59 @@ class ThresholdChoiceDisplay:
         plot_kwargs: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> ThresholdChoiceDisplay:
-        """Compute from a fitted classifier's scores on ``X`` (and on ``X_train`` for
-        train-optimal, or those a ``ThresholdChoiceClassifier`` kept), then plot."""
+        """Compute the display from a fitted classifier's scores, then plot it.
+
+        The scores are those of ``pos_label`` on ``X`` (``predict_proba``, or
+        ``decision_function``), and for train-optimal on ``X_train``, or those a fitted
+        :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` kept.
+
+        Parameters
+        ----------
+        estimator : object
+            A fitted binary classifier, a fitted ``ThresholdChoiceClassifier`` or a
+            ``Pipeline`` ending in one.
+        X : array-like of shape (n, n_features)
+            Test examples.
+        y : array-like of shape (n,)
+            Their labels (any two class labels; ``pos_label``'s are class 1).
+        X_train : array-like of shape (n_train, n_features), default=None
+            Training examples, whose scores train-optimal selects on; ``None``: the training
+            scores a ``ThresholdChoiceClassifier`` kept (for its own positive class).
+        y_train : array-like of shape (n_train,), default=None
+            Their labels.
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+            Where the scores come from (``"auto"``: ``predict_proba``, else
+            ``decision_function``).
+        pos_label : object, default=None
+            The positive class (class 1); ``None``: a ``ThresholdChoiceClassifier``'s
+            ``pos_label_``, else ``classes_[1]``. Kept as the display's ``event``.
+        name : str, default=None
+            The model's name; ``None``: its class name (through ``ThresholdChoiceClassifier``
+            and ``Pipeline``).
+        ax, plot, plot_kwargs : optional
+            As for :meth:`from_predictions`: the axes to draw on (default a new figure),
+            whether to draw (default True) and :meth:`plot`'s keyword arguments.
+        **kwargs
+            The display's options, those of its ``from_predictions``.
+
+        Returns
+        -------
+        ThresholdChoiceDisplay
+            The display of the classifier's scores (drawn unless ``plot=False``), its
+            ``name`` and ``event`` set.
+
+        Raises
+        ------
+        UserError
+            For a classifier that is not binary or has no scores, a ``pos_label`` that is
+            not a class (or differs from the one the kept training scores are for), or
+            invalid options.
+
+        See Also
+        --------
+        from_predictions : The same from labels and scores.
+        plot : Draw the display again, on other axes.
+        """
         run, pos = estimator_scores(
             estimator, X, y, X_train=X_train, y_train=y_train,
             response_method=response_method, pos_label=pos_label,
@@ -217,10 +339,55 @@ class ThresholdChoiceDisplay:
 
     def plot(self, ax: Axes | None = None, *, name: str | None = None,
              title: str | None = None, **kwargs: Any) -> ThresholdChoiceDisplay:
-        """Draw on ``ax`` (default: a new pyplot figure with room for the legend); returns
-        ``self`` with ``ax_`` and ``figure_`` set. Another display can then draw on
-        ``self.ax_`` (several models). ``title``: default the kind of plot and the model's
-        name (the kind alone once several models share the axes); ``""`` for none."""
+        """Draw the display's numbers on a matplotlib axes.
+
+        Another display can then draw on ``self.ax_``: several models on one axes, the first
+        keeping the method colours, each later one getting a colour of its own.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, default=None
+            The axes; ``None``: a new pyplot figure with room for the legend (on a figure
+            of the caller's without a layout engine, the constrained layout is set).
+        name : str, default=None
+            A new name for the model (legend and title); ``None``: keep :attr:`name`.
+        title : str, default=None
+            The axes' title; ``None``: the kind of plot and the model's name (the kind alone
+            once several models share the axes); ``""``: none.
+        **kwargs
+            The display's drawing options (listed in the Notes of each Display's class
+            docstring), e.g. ``color``: one colour for all its curves.
+
+        Returns
+        -------
+        ThresholdChoiceDisplay
+            ``self``, with ``ax_`` and ``figure_`` set.
+
+        See Also
+        --------
+        from_predictions : Compute a display (and draw it).
+
+        Examples
+        --------
+        Two models on one axes, the second in a colour of its own:
+
+        >>> from threshold_choice.plotting import ROCDisplay
+        >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+        >>> first = ROCDisplay.from_predictions(
+        ...     y, [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9], name="A", plot=False)
+        >>> first.ax_ is None
+        True
+        >>> first = first.plot()
+        >>> first.ax_.get_title()
+        'ROC space: A'
+        >>> second = ROCDisplay.from_predictions(
+        ...     y, [0.2, 0.1, 0.6, 0.3, 0.4, 0.9, 0.5, 0.7], name="B", plot=False)
+        >>> second.plot(ax=first.ax_, title="").ax_ is first.ax_
+        True
+        >>> [line.get_color() for line in first.ax_.get_lines()
+        ...  if line.get_label().startswith("B: ROC curve")]
+        ['tab:orange']
+        """
         if ax is None:
             import matplotlib.pyplot as plt
 
@@ -275,8 +442,9 @@ class ThresholdChoiceDisplay:
         return data.frame()
 
 
-def _with_options(base: Any, options: list[inspect.Parameter], note: str) -> Any:
-    """``base`` (a ``from_*`` function) under a signature ending in ``options``."""
+def _with_options(base: Any, options: list[inspect.Parameter], doc: str | None) -> Any:
+    """``base`` (a ``from_*`` function) under a signature ending in ``options``, with the
+    docstring ``doc``."""
 
     @functools.wraps(base)
     def method(cls: Any, *args: Any, **kwargs: Any) -> Any:
@@ -286,8 +454,66 @@ def _with_options(base: Any, options: list[inspect.Parameter], note: str) -> Any
               if p.kind != p.VAR_KEYWORD]
     method.__signature__ = inspect.signature(base).replace(  # type: ignore[attr-defined]
         parameters=[*shared, *options])
-    method.__doc__ = f"{base.__doc__}\n\n        {note}"
+    method.__doc__ = doc
     return method
+
+
+def _sections(doc: str | None) -> dict[str, str]:
+    """The numpydoc sections of ``doc`` (dedented) by title, ``""`` for the text before the
+    first; each value the section's lines after its underline."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    out: dict[str, list[str]] = {"": []}
+    title = ""
+    for line, below in zip(lines, [*lines[1:], ""][: len(lines)], strict=True):
+        if line.strip() and set(below.strip()) == {"-"} and len(below.strip()) == len(
+                line.strip()):
+            title = line.strip()
+            out[title] = []
+        elif not (title and not out[title] and set(line.strip()) == {"-"}):  # the underline
+            out[title].append(line)
+    return {key: "\n".join(value).strip("\n") for key, value in out.items()}
+
+
+def _entries(section: str) -> dict[str, str]:
+    """The entries of a Parameters section by name (an entry: its unindented line and the
+    indented lines after it)."""
+    out: dict[str, list[str]] = {}
+    name = None
+    for line in section.splitlines():
+        if line and not line[0].isspace():
+            name = line.split(" : ")[0].strip()
+            out[name] = []
+        if name is not None:
+            out[name].append(line)
+    return {key: "\n".join(value).rstrip() for key, value in out.items()}
+
+
+def _options_doc(base_doc: str | None, cls: type, note: str) -> str | None:
+    """The docstring of ``cls``'s ``from_*`` method: ``base_doc`` (numpydoc) with its
+    ``**kwargs`` entry replaced by the entries of ``cls._compute``'s Parameters (all but
+    ``run``), its return type ``cls``, and the Examples of ``cls``'s docstring. ``note``
+    stands for the options when ``_compute`` documents none. ``None`` without ``base_doc``
+    (``python -OO``)."""
+    if base_doc is None:
+        return None
+    base = _sections(base_doc)
+    options = _entries(_sections(cls._compute.__doc__).get("Parameters", ""))
+    options.pop("run", None)
+    shared = _entries(base.get("Parameters", ""))
+    if options:
+        shared.pop("**kwargs", None)
+        shared.update(options)
+    else:
+        shared["**kwargs"] = "**kwargs\n    " + note
+    base["Parameters"] = "\n".join(shared.values())
+    if "Returns" in base:
+        base["Returns"] = base["Returns"].replace(ThresholdChoiceDisplay.__name__, cls.__name__, 1)
+    examples = _sections(cls.__doc__).get("Examples")
+    if examples:
+        base["Examples"] = examples
+    parts = [base.pop("")]
+    parts += [f"{title}\n{'-' * len(title)}\n{body}" for title, body in base.items()]
+    return "\n\n".join(parts) + "\n"
 
 
 def _displays_on(ax: Axes) -> list[ThresholdChoiceDisplay]:

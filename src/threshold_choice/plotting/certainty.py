@@ -48,23 +48,61 @@ def default_gammas(points: int = 21) -> list[float]:
 
 
 class CertaintyDisplay(ThresholdChoiceDisplay):
-    """Expected loss against certainty per method (see the module docstring).
+    """Expected loss against the certainty gamma per method, with the switches of the best.
 
-    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
-    ``methods`` (default train-optimal (with training scores), score-driven, rate-driven),
-    ``gammas`` (default :func:`default_gammas`: 21 points; each new gamma costs a moment
-    table, about half a second once), ``settings`` / LossSettings fields, ``refine``
-    (bisection steps locating each change of the best method, default 4), ``n_boot`` (> 0:
-    bootstrap bands, ``confidence``, ``seed``)).
+    One continuous curve per method (the paper's Fig. 5 for one model), on the x axis
+    ``u = 1 / (1 + gamma)``: 0 is an exactly known cost (``gamma = inf``), 1 no information
+    (``gamma = 0``), ``gamma = 1`` at 1/2; ticks are labelled with gamma. The certainties
+    where the best non-oracle method changes are marked and named. Build with
+    :meth:`from_predictions` or :meth:`from_estimator`.
 
-    Attributes
+    Parameters
     ----------
-    losses:
-        ``method, gamma, expected_loss`` (and ``lower, upper`` with bands), on ``gammas``.
-    switches:
+    losses : pandas.DataFrame
+        ``method, gamma, expected_loss`` (and ``lower, upper`` with bootstrap bands), on
+        the gammas computed.
+    switches : pandas.DataFrame
         ``gamma, before, after, expected_loss``: where the best non-oracle method changes
         from ``before`` (higher certainty) to ``after``, located by bisection in ``u``
-        between the grid points where it changes.
+        between the grid points where it changes, then by linear interpolation.
+    name : str or None, default=None
+        The model's name.
+
+    See Also
+    --------
+    CostCurveDisplay : The curves ``K(c)`` behind each expected loss.
+    threshold_choice.expected_losses : The losses at given gammas.
+    ThresholdChoiceDisplay : Their base: ``ax_``, ``figure_``, ``data``, :meth:`plot`.
+
+    Notes
+    -----
+    :meth:`plot` (or ``plot_kwargs``) takes ``color``, one colour for the whole display when
+    several models share the axes (the methods then told apart by line style),
+    ``band_alpha`` (the bands' opacity, 0.2), and keywords of ``Axes.plot`` for the curves.
+
+    Examples
+    --------
+    >>> import math
+    >>> from threshold_choice.plotting import CertaintyDisplay
+    >>> display = CertaintyDisplay.from_predictions(
+    ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
+    ...     gammas=[math.inf, 0.0], refine=0)
+    >>> type(display.ax_).__name__, len(display.losses)  # 2 methods x 2 gammas
+    ('Axes', 4)
+    >>> display.switches.round(4)  # no bisection: interpolated between inf and 0
+        gamma        before        after  expected_loss
+    0  2.9268  score-driven  rate-driven         0.2195
+
+    From a fitted classifier (its own name in the title):
+
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, labels = make_classification(n_samples=200, n_features=4, random_state=1)
+    >>> model = GaussianNB().fit(X[:100], labels[:100])
+    >>> display = CertaintyDisplay.from_estimator(model, X[100:], labels[100:],
+    ...                                           gammas=[math.inf, 0.0], refine=0)
+    >>> display.ax_.get_title()
+    'Expected loss against certainty: GaussianNB'
     """
 
     TITLE = "Expected loss against certainty"
@@ -90,6 +128,42 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
         confidence: float = 0.95,
         **settings_kwargs: Any,
     ) -> CertaintyDisplay:
+        """Compute the expected losses on the gammas and the switches of the best method.
+
+        Parameters
+        ----------
+        run : RunScores
+            The labels and scores of the test part (and of the training part).
+        methods : sequence of str, default=None
+            The threshold choice methods; ``None``: train-optimal (with training scores),
+            score-driven, rate-driven.
+        gammas : sequence of float, default=None
+            The certainties (sorted, duplicates dropped); ``None``:
+            :func:`~threshold_choice.plotting.certainty.default_gammas`,
+            21 points equally spaced in ``u`` (each new gamma costs a moment table, about
+            half a second once per machine).
+        settings : LossSettings, Mapping or None, default=None
+            The estimator and the operating conditions
+            (:class:`~threshold_choice.evaluation.LossSettings` or a mapping of its fields).
+        refine : int, default=4
+            Bisection steps locating each change of the best method (each computes the
+            losses of the two methods at one more gamma).
+        n_boot : int, default=0
+            More than 0: percentile bands from that many bootstrap replicates of the test
+            set (:func:`~threshold_choice.bootstrap.bootstrap`, stratified).
+        seed : int or None, default=0
+            The seed of the bootstrap replicates.
+        confidence : float, default=0.95
+            The level of the bands.
+        **settings_kwargs : dict
+            :class:`~threshold_choice.evaluation.LossSettings` fields replacing those of
+            ``settings``.
+
+        Returns
+        -------
+        CertaintyDisplay
+            The display, not drawn.
+        """
         chosen = loss_settings(settings, **settings_kwargs)
         methods = default_methods(methods, cls.DEFAULT_METHODS, run)
         grid = sorted({parse_gamma(g) for g in (gammas or default_gammas())}, reverse=True)

@@ -65,30 +65,97 @@ def default_methods(methods: Sequence[str] | None, default: Sequence[str],
 class CostCurveDisplay(ThresholdChoiceDisplay):
     """Test cost lines and expected cost curves ``K(c)`` per method and gamma.
 
-    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
-    ``methods`` (default: the paper's four; train-optimal only with training scores),
-    ``gammas`` (default inf and 0), ``settings`` / LossSettings fields, ``cost_lines``
-    (keep the test cost lines, default True), ``n_boot`` (> 0: pointwise bootstrap bands of
-    ``K(c)`` on ``band_points`` costs, ``confidence``, ``seed``)).
+    Cost space (paper Figs 1, 3, 4, 7, 9): x is the true cost proportion ``c`` (of an error
+    on class 0), y the loss ``Q = 2 (c pi0 FP0 + (1 - c) pi1 FN1)``. The test cost lines are
+    drawn as a light background and, per method and certainty, the expected cost curve
+    ``K(c) = E[Q(T(c_hat); c) | c]`` with ``c_hat ~ Beta(gamma c + 1, gamma (1 - c) + 1)``;
+    the legend gives its area (weighted by the belief ``w`` when it is not uniform), the
+    expected loss of :func:`~threshold_choice.expected_losses` with the settings' estimator.
+    Build with :meth:`from_predictions` or :meth:`from_estimator`, whose options are the
+    methods, the gammas, the settings and bootstrap bands.
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame
+        ``method, gamma, c, loss``: the plotted ``K(c)`` (at ``gamma = inf`` the costs
+        either side of each jump are included, to draw it vertical).
+    areas : pandas.DataFrame
+        ``method, gamma, expected_loss`` (``expected_losses`` with the settings).
+    cost_lines : ndarray of shape (k, 2) or None, default=None
+        The heights of the test cost lines at ``c = 0`` and ``c = 1``. Of more than
+        ``MAX_DRAWN_LINES`` (1000), that many are kept, evenly spaced in their order (the
+        first and the last included), so that a large test set is drawn, not millions of
+        lines.
+    bands : pandas.DataFrame or None, default=None
+        ``method, gamma, c, lower, upper``: pointwise bootstrap bands of ``K(c)``.
+    name : str or None, default=None
+        The model's name.
+    distribution : str, default="uniform"
+        The spec of the belief ``w`` about ``c``, shaded when it is not uniform.
 
     Attributes
     ----------
-    curves:
-        ``method, gamma, c, loss``: the plotted ``K(c)`` (at ``gamma = inf`` the costs
-        either side of each jump are included, to draw it vertical).
-    areas:
-        ``method, gamma, expected_loss`` (``expected_losses`` with the settings).
-    cost_lines:
-        ``(k, 2)`` heights of the drawn test cost lines at ``c = 0`` and ``c = 1``, or None:
-        all ``m + 1`` of them up to :data:`MAX_DRAWN_LINES`, else that many evenly spaced
-        in their order (the first and the last included), so that a large test set is
-        drawn, not millions of lines; ``cost_line_index`` gives their numbers and
-        ``cost_lines_total`` how many there are.
-    bands:
-        ``method, gamma, c, lower, upper`` or None.
+    cost_line_index : ndarray of int or None
+        The numbers of the kept cost lines.
+    cost_lines_total : int
+        How many cost lines there are (0 without them).
+    bound : float
+        The drawing's height is at most 1.05 times this (``inf`` here; the F-cost display
+        sets it).
 
-    A display of another loss in cost space (:class:`~threshold_choice.plotting.FCostDisplay`)
-    subclasses this one and sets the class attributes below.
+    See Also
+    --------
+    BrierCurveDisplay : The cost curves of paper 001 (optimal, Brier, ROC cost).
+    FCostDisplay : The same for the F-measure.
+    CertaintyDisplay : The expected losses against gamma.
+    threshold_choice.expected_cost_curve : ``K(c)`` of one method.
+    ThresholdChoiceDisplay : Their base: ``ax_``, ``figure_``, ``data``, :meth:`plot`.
+
+    Notes
+    -----
+    Drawing options (:meth:`plot`'s keyword arguments, or ``plot_kwargs``): ``color`` (one
+    colour for all this display's curves: several models on one axes, methods then differing
+    by line style); ``cost_lines`` (draw the test cost lines; default: only the first
+    display on the axes, so that two fans do not blend); ``belief`` (shade the belief ``w``,
+    scaled, when it is not uniform; default True); ``focus`` (default True: a curve peaking
+    above 3 times the median peak, such as rate-driven at ``gamma = 0``, runs off the top,
+    its legend entry saying so; ``False``: every curve fits); ``band_alpha`` (0.2); any
+    other keyword goes to every curve's ``Axes.plot``.
+
+    A display of another loss in cost space (:class:`FCostDisplay`) subclasses this one and
+    sets the class attributes ``LOSS_FUNCTION``, ``LINES``, ``CURVE`` and the texts.
+
+    Examples
+    --------
+    >>> from threshold_choice.plotting import CostCurveDisplay
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> display = CostCurveDisplay.from_predictions(y, s, name="model")
+    >>> type(display.ax_).__name__, len(display.ax_.get_lines())  # 3 methods x 2 gammas
+    ('Axes', 6)
+    >>> display.cost_lines.shape  # 8 distinct scores: 9 cost lines
+    (9, 2)
+    >>> display.areas.round(4)
+             method  gamma  expected_loss
+    0  test-optimal    inf         0.1250
+    1  score-driven    inf         0.1728
+    2   rate-driven    inf         0.1771
+    3  test-optimal    0.0         0.2500
+    4  score-driven    0.0         0.3562
+    5   rate-driven    0.0         0.3438
+
+    From a :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`, whose kept
+    training scores give train-optimal:
+
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from threshold_choice import ThresholdChoiceClassifier
+    >>> X, labels = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> clf = ThresholdChoiceClassifier(LogisticRegression(), cv=None).fit(X[:100], labels[:100])
+    >>> display = CostCurveDisplay.from_estimator(
+    ...     clf, X[100:], labels[100:], methods=["train-optimal"], gammas=[0.0], plot=False)
+    >>> display.name, display.ax_ is None
+    ('LogisticRegression', True)
     """
 
     TITLE = "Expected cost curves K(c)"
@@ -148,6 +215,43 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         band_points: int = 101,
         **settings_kwargs: Any,
     ) -> CostCurveDisplay:
+        """Compute the curves, their areas and the bands from one run's scores.
+
+        Parameters
+        ----------
+        run : RunScores
+            The labels and scores of the test part (and of the training part).
+        methods : sequence of str, default=None
+            The threshold choice methods; ``None``: the class's ``DEFAULT_METHODS``
+            (``CostCurveDisplay`` and ``FCostDisplay``: the paper's four;
+            ``BrierCurveDisplay``: test-optimal, score-driven, rate-driven), without the
+            train-optimal methods when there are no training scores.
+        gammas : sequence of float, default=None
+            The certainties; ``None``: the class's ``DEFAULT_GAMMAS`` (``CostCurveDisplay``:
+            ``inf`` and 0; the others: ``inf``).
+        settings : LossSettings, Mapping or None, default=None
+            The estimator of the areas and the operating conditions
+            (:class:`~threshold_choice.evaluation.LossSettings` or a mapping of its fields).
+        cost_lines : bool, default=True
+            Keep the test cost lines (``FCostDisplay``: those with ``TP > 0``) to draw them.
+        n_boot : int, default=0
+            More than 0: pointwise percentile bands of ``K(c)`` from that many bootstrap
+            replicates of the test set (stratified; not for ``FCostDisplay``).
+        seed : int or None, default=0
+            The seed of the bootstrap replicates.
+        confidence : float, default=0.95
+            The level of the bands.
+        band_points : int, default=101
+            The number of costs, evenly spaced on [0, 1], the bands are computed at.
+        **settings_kwargs : dict
+            :class:`~threshold_choice.evaluation.LossSettings` fields replacing those of
+            ``settings`` (``estimator="grid"``, ``cost_distribution="beta:2,2"``, ...).
+
+        Returns
+        -------
+        CostCurveDisplay
+            The display (of the class it is called on), not drawn.
+        """
         chosen = loss_settings(settings, **settings_kwargs)
         methods = default_methods(methods, cls.DEFAULT_METHODS, run)
         gammas = [parse_gamma(g) for g in (cls.DEFAULT_GAMMAS if gammas is None else gammas)]
@@ -326,11 +430,48 @@ def _bands(
 
 
 class BrierCurveDisplay(CostCurveDisplay):
-    """The cost-space curves of ``001_...`` (Figs 6-7 there): the optimal cost curve
-    (test-optimal), the Brier curve (score-driven: area = Brier score) and the ROC cost curve
-    (rate-driven: area = ``pi0 pi1 (1 - 2 AUC) + 1/3``), at ``gamma = inf`` by default, with
-    the test cost lines. Same keyword arguments and attributes as
-    :class:`CostCurveDisplay`."""
+    """The optimal, Brier and ROC cost curves of paper ``001_...`` (Figs 6-7 there).
+
+    The optimal cost curve (test-optimal), the Brier curve (score-driven: its area is the
+    Brier score) and the ROC cost curve (rate-driven: area ``pi0 pi1 (1 - 2 AUC) + 1/3``),
+    at ``gamma = inf`` by default, with the test cost lines. A :class:`CostCurveDisplay`
+    with other defaults and legend names: the same parameters, options, attributes and
+    drawing options.
+
+    Parameters
+    ----------
+    curves, areas, cost_lines, bands, name, distribution : see CostCurveDisplay
+        The computed numbers, as :class:`CostCurveDisplay` holds them.
+
+    See Also
+    --------
+    CostCurveDisplay : Any methods and gammas.
+    ROCDisplay : The same classifier in ROC space, to draw beside it.
+
+    Examples
+    --------
+    >>> from threshold_choice import compute_metrics
+    >>> from threshold_choice.plotting import BrierCurveDisplay
+    >>> labels = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> scores = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> brier = BrierCurveDisplay.from_predictions(labels, scores)
+    >>> [line.get_label().split(",")[0] for line in brier.ax_.get_lines()]
+    ['optimal cost curve', 'Brier curve (score-driven)', 'ROC cost curve (rate-driven)']
+    >>> area = brier.areas.set_index("method")["expected_loss"]["score-driven"]
+    >>> abs(float(area) - compute_metrics(labels, scores)["BS"]) < 1e-12  # the Brier score
+    True
+
+    From a pipeline, named after its last step:
+
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X[:100], y[:100])
+    >>> BrierCurveDisplay.from_estimator(model, X[100:], y[100:], plot=False).name
+    'LogisticRegression'
+    """
 
     TITLE = "Brier and ROC cost curves"
     DEFAULT_METHODS = ("test-optimal", "score-driven", "rate-driven")

@@ -60,24 +60,69 @@ def threshold_ranges(average: ArrayLike | None) -> list[tuple[float, float]]:
 class DecisionCurveDisplay(ThresholdChoiceDisplay):
     """Net benefit against the threshold probability, with treat-all and treat-none.
 
-    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
-    ``thresholds`` (default 0, 0.01, ..., 0.99, as ``dcurves``), ``inclusive`` (treat iff
-    ``score >= t``), ``methods`` / ``gammas`` (the decision curves of threshold choice
-    methods given an uncertain ``c_hat``; either one alone: ``methods`` default
-    ``["score-driven"]``, ``gammas`` default ``[inf]``; train-optimal needs the training
-    scores), ``settings`` / LossSettings fields (the selection options), ``average`` (one
-    ``(low, high)`` or several: the exact average net benefit over ``t`` uniform on the range,
-    drawn as a segment over it)).
+    Decision curve analysis (paper ``002_...``, Sect. 4.3): label 1 is the event whose
+    probability the score estimates, an example is treated iff ``score > t`` (``score >= t``
+    with ``inclusive``), and ``NB(t) = TP/n - FP/n * t/(1 - t)``. Optionally the decision
+    curves of threshold choice methods given an uncertain ``c_hat`` instead of ``t``
+    (``E[NB](t) = pi1 - K(t) / (2 (1 - t))``), and exact average net benefits over ranges of
+    ``t``. Build with :meth:`from_predictions` or :meth:`from_estimator`.
 
-    Attributes
+    Parameters
     ----------
-    curve:
-        ``threshold, net_benefit, treat_all, treat_none`` (:func:`decision_curve`).
-    method_curves:
-        ``method, gamma, threshold, net_benefit`` (:func:`expected_net_benefit`), or None.
-    averages:
+    curve : pandas.DataFrame
+        ``threshold, net_benefit, treat_all, treat_none``
+        (:func:`~threshold_choice.decision_curves.decision_curve`).
+    method_curves : pandas.DataFrame or None, default=None
+        ``method, gamma, threshold, net_benefit``
+        (:func:`~threshold_choice.decision_curves.expected_net_benefit`).
+    averages : pandas.DataFrame or None, default=None
         ``low, high, net_benefit, treat_all, treat_none``: exact means over each range
-        (:func:`average_net_benefit`; strict or inclusive does not matter for a mean).
+        (:func:`~threshold_choice.decision_curves.average_net_benefit`; strict or inclusive
+        does not matter for a mean); ``None``: none.
+    name : str or None, default=None
+        The model's name.
+    event : object, default=None
+        The event (the positive class, class 1) when known (``from_estimator``), named in
+        the axis label.
+
+    See Also
+    --------
+    threshold_choice.decision_curve : The curve of one model.
+    threshold_choice.expected_net_benefit : The curve of a method under uncertainty.
+    ThresholdChoiceDisplay : Their base: ``ax_``, ``figure_``, ``data``, :meth:`plot`.
+
+    Notes
+    -----
+    Drawing options, as keywords of :meth:`plot` or in ``plot_kwargs``: ``color`` gives a
+    model all one colour (its methods' curves differ by line style); ``references=False``
+    leaves out treat-all and treat-none (drawn once per axes: a treat-all curve equal to
+    one already drawn, as for models on the same test set, is not drawn again); the other
+    keywords style every net benefit curve (``Axes.plot``).
+
+    Examples
+    --------
+    >>> from threshold_choice.plotting import DecisionCurveDisplay
+    >>> display = DecisionCurveDisplay.from_predictions(
+    ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
+    ...     methods=["score-driven"], gammas=[0.0], average=(0.05, 0.2))
+    >>> type(display.ax_).__name__, len(display.ax_.get_lines())
+    ('Axes', 5)
+    >>> display.averages.round(4)
+        low  high  net_benefit  treat_all  treat_none
+    0  0.05   0.2        0.442     0.4272         0.0
+
+    From a classifier with named classes, the event ``classes_[1]``:
+
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, labels = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> names = np.array(["healthy", "sick"])[labels]
+    >>> model = LogisticRegression().fit(X[:100], names[:100])
+    >>> display = DecisionCurveDisplay.from_estimator(model, X[100:], names[100:],
+    ...                                               thresholds=[0.1, 0.2, 0.3])
+    >>> display.event, len(display.curve)
+    ('sick', 3)
     """
 
     TITLE = "Decision curves"
@@ -113,6 +158,40 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         settings: LossSettings | Mapping[str, Any] | None = None,
         **settings_kwargs: Any,
     ) -> DecisionCurveDisplay:
+        """Compute the decision curve, the methods' curves and the averages from one run.
+
+        Parameters
+        ----------
+        run : RunScores
+            The labels and scores of the test part (and of the training part); the scores
+            must be probabilities in [0, 1].
+        thresholds : array-like of float, default=None
+            Threshold probabilities in [0, 1); ``None``: 0, 0.01, ..., 0.99, as
+            ``dcurves``.
+        inclusive : bool, default=False
+            Treat iff ``score >= t`` instead of ``score > t``.
+        methods : sequence of str, default=None
+            Threshold choice methods whose decision curves given an uncertain ``c_hat`` are
+            drawn; ``None``: ``["score-driven"]`` if ``gammas`` is given, else none.
+            Train-optimal needs the training scores.
+        gammas : sequence of float, default=None
+            Their certainties; ``None``: ``[inf]`` if ``methods`` is given.
+        average : array-like of float, default=None
+            One ``(low, high)`` range of thresholds or several (``0 <= low < high < 1``):
+            the exact average net benefit over ``t`` uniform on each, drawn as a segment
+            over it.
+        settings : LossSettings, Mapping or None, default=None
+            The methods' selection options
+            (:class:`~threshold_choice.evaluation.LossSettings` or a mapping of its fields).
+        **settings_kwargs : dict
+            :class:`~threshold_choice.evaluation.LossSettings` fields replacing those of
+            ``settings``.
+
+        Returns
+        -------
+        DecisionCurveDisplay
+            The display, not drawn.
+        """
         t = DEFAULT_THRESHOLDS if thresholds is None else thresholds
         curve = decision_curve(run.test_y, run.test_s, t, inclusive=inclusive)
         test, train = run.lines()

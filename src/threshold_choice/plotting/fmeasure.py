@@ -36,26 +36,71 @@ _F_COST_LABEL = "2FQ/(1 \u2212 FQ) = 2c G_x + 2(1 \u2212 c) G_y"
 
 
 class FROCDisplay(ThresholdChoiceDisplay):
-    """The FROC curve (paper 004, Fig. 2 right): one point per threshold with ``TP > 0``,
-    joined in threshold order, its convex hull (the thresholds F-optimal for some ``c``), the
-    F-measure isometrics and, for given costs, the F-optimal point and its isometric.
+    """The FROC curve with its convex hull, F-measure isometrics and F-optimal points.
 
-    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword arguments:
-    ``f_isometrics`` (F values whose isometrics are drawn; default: the best F1 of the
-    points), ``costs`` (cost proportions ``c`` whose F-optimal point is marked)).
+    Paper 004, Fig. 2 right. The F-measure's positive class is class 0 (a threshold ``t``
+    predicts it iff ``score <= t``); FROC space plots ``G_y = 1/precision - 1 = FP/TP``
+    against ``G_x = 1/recall - 1 = FN/TP``, one point per threshold with ``TP > 0``, joined
+    in threshold order. Its convex hull holds the thresholds F-optimal for some cost
+    proportion ``c``; F-measure isometrics are ``G_x + G_y = 2/F - 2``; at ``c`` the
+    F-optimal point minimises ``2c G_x + 2(1 - c) G_y``. Build with :meth:`from_predictions`
+    or :meth:`from_estimator`.
 
-    Attributes
+    Parameters
     ----------
-    points:
+    points : pandas.DataFrame
         :func:`~threshold_choice.fmeasure.froc_points` (``threshold, tp, fp, fn, G_x, G_y,
         F1, on_hull``).
-    isometrics:
+    isometrics : pandas.DataFrame
         ``F, level``: the isometric ``G_x + G_y = level = 2/F - 2``.
-    optimal:
-        ``c, threshold, G_x, G_y, f_cost``: the point minimising ``f_cost = 2c G_x + 2(1 - c)
-        G_y`` at each cost (the test-optimal F-cost at ``c``; lowest threshold on ties).
-    bound:
-        ``n1/n0``: the all-positive classifier's ``G_y``.
+    optimal : pandas.DataFrame
+        ``c, threshold, G_x, G_y, f_cost``: the point minimising ``f_cost = 2c G_x +
+        2(1 - c) G_y`` at each cost (the test-optimal F-cost at ``c``; lowest threshold on
+        ties).
+    bound : float
+        ``n1/n0``: the all-positive classifier's ``G_y`` (everything predicted 0).
+    name : str or None, default=None
+        The model's name.
+
+    See Also
+    --------
+    FCostDisplay : The F-cost lines and expected F-cost curves.
+    ROCDisplay : ROC space.
+    ThresholdChoiceDisplay : Their base: ``ax_``, ``figure_``, ``data``, :meth:`plot`.
+
+    Notes
+    -----
+    What :meth:`plot` accepts besides ``ax``, ``name`` and ``title``: ``color`` (one colour
+    for a model's points and lines), ``bounded`` (default True: both axes end just past
+    ``n1/n0``, the all-positive point, as the paper's Fig. 2), ``zoom`` (default True:
+    closer, to :meth:`zoom_limit`, as a good model's F-optimal points sit near the origin),
+    and ``Axes.plot`` keywords for the curve.
+
+    Examples
+    --------
+    >>> from threshold_choice.plotting import FROCDisplay
+    >>> froc = FROCDisplay.from_predictions(
+    ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
+    ...     costs=[0.2, 0.8])
+    >>> type(froc.ax_).__name__, int(froc.points["on_hull"].sum())
+    ('Axes', 3)
+    >>> froc.optimal.round(4)  # the F-optimal threshold at each cost
+         c  threshold  G_x  G_y  f_cost
+    0  0.2      0.325  1.0  0.0     0.4
+    1  0.8      0.750  0.0  0.5     0.2
+    >>> froc.isometrics  # default: the best F1 of the points
+         F  level
+    0  0.8    0.5
+
+    A depth-2 tree has few distinct scores, so few FROC points (those with ``TP > 0``):
+
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[:100], y[:100])
+    >>> froc = FROCDisplay.from_estimator(tree, X[100:], y[100:], costs=[0.5])
+    >>> froc.name, froc.points["tp"].tolist()  # true positives: class 0 predicted 0
+    ('DecisionTreeClassifier', [36, 42, 44])
     """
 
     TITLE = "FROC curve"
@@ -76,6 +121,24 @@ class FROCDisplay(ThresholdChoiceDisplay):
         f_isometrics: Sequence[float] | None = None,
         costs: ArrayLike | None = None,
     ) -> FROCDisplay:
+        """Compute the FROC points, the isometrics and the F-optimal points from one run.
+
+        Parameters
+        ----------
+        run : RunScores
+            The labels and scores of the test part (the training part is not used).
+        f_isometrics : sequence of float, default=None
+            F values in (0, 1] whose isometrics are drawn; ``None``: the best F1 of the
+            points.
+        costs : array-like of float, default=None
+            Cost proportions ``c`` in [0, 1] whose F-optimal point is marked; ``None``:
+            none.
+
+        Returns
+        -------
+        FROCDisplay
+            The display, not drawn.
+        """
         points = froc_points(run.test_y, run.test_s)
         f = np.atleast_1d(np.asarray(
             [points["F1"].max()] if f_isometrics is None else f_isometrics, dtype=np.float64))
@@ -130,8 +193,14 @@ class FROCDisplay(ThresholdChoiceDisplay):
         self._finish(ax, _FROC_X_LABEL, "G_y = 1/precision \u2212 1 = FP/TP")
 
     def zoom_limit(self) -> float:
-        """The axes' end when zoomed: 2.5 times the widest F isometric's level (its F-optimal
-        region), and past every F-optimal point marked, at most ``1.05 n1/n0``."""
+        """Return the axes' end when zoomed.
+
+        Returns
+        -------
+        float
+            2.5 times the widest F isometric's level (its F-optimal region), and past every
+            F-optimal point marked, at most ``1.05 n1/n0``.
+        """
         reach = [2.5 * float(np.max(self.isometrics["level"].to_numpy(), initial=0.0))]
         reach += [1.25 * float(v) for v in self.optimal[["G_x", "G_y"]].to_numpy().ravel()]
         limit = max(reach)
@@ -157,19 +226,57 @@ def _isoline(value: float, c: float, top: float) -> tuple[tuple[float, float], .
 
 
 class FCostDisplay(CostCurveDisplay):
-    """F-cost lines ``2FQ/(1 - FQ)`` (from ``2 G_y`` at ``c = 0`` to ``2 G_x`` at ``c = 1``;
-    paper 004, Fig. 3 right) and the expected F-cost curves ``K_F(c)`` per method and gamma
-    (:func:`~threshold_choice.fmeasure.expected_f_cost_curve`); the legend gives their areas,
-    ``expected_losses(..., loss_function="f-measure")`` (``inf`` when a method picks a
-    threshold without true positives with positive probability; those parts of a curve are
-    not drawn).
+    """F-cost lines and the expected F-cost curves ``K_F(c)`` per method and gamma.
 
-    Keyword arguments: ``methods`` (default test-optimal, train-optimal (with training
-    scores), score-driven, rate-driven), ``gammas`` (default inf), ``settings`` /
-    LossSettings fields, ``cost_lines`` (keep the finite F-cost lines, default True).
-    Attributes as :class:`CostCurveDisplay` (``cost_lines``: the lines with ``TP > 0``;
-    ``bands`` is None), and ``bound = 2 n1/n0``, the all-positive line's height at ``c = 0``
-    (the upper limit of the drawing: the optimal curve stays below it).
+    Paper 004, Fig. 3 right: the F-cost lines ``2FQ/(1 - FQ)`` (from ``2 G_y`` at ``c = 0``
+    to ``2 G_x`` at ``c = 1``; the F-measure's positive class is class 0) and the expected
+    F-cost curves ``K_F(c)`` (:func:`~threshold_choice.fmeasure.expected_f_cost_curve`);
+    the legend gives their areas, ``expected_losses(..., loss_function="f-measure")``:
+    ``inf`` when a method picks a threshold without true positives with positive
+    probability, those parts of a curve not drawn. A :class:`CostCurveDisplay` of another
+    loss: the same options (the paper's four methods and ``gamma = inf`` by default; no
+    bootstrap bands) and drawing options.
+
+    Parameters
+    ----------
+    curves, areas, cost_lines, bands, name, distribution : see CostCurveDisplay
+        The computed numbers, as :class:`CostCurveDisplay` holds them (``cost_lines``: the
+        lines with ``TP > 0``; ``bands`` is None).
+
+    Attributes
+    ----------
+    bound : float
+        ``2 n1/n0``, the all-positive line's height at ``c = 0``: the upper limit of the
+        drawing (the optimal curve stays below it).
+
+    See Also
+    --------
+    FROCDisplay : The same thresholds in FROC space.
+    CostCurveDisplay : The accuracy loss.
+
+    Examples
+    --------
+    >>> from threshold_choice.plotting import FCostDisplay
+    >>> fcost = FCostDisplay.from_predictions(
+    ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9])
+    >>> fcost.areas.round(4)  # score-driven can put c_hat below the lowest class-0 score
+             method  gamma  expected_loss
+    0  test-optimal    inf         0.3333
+    1  score-driven    inf            inf
+    2   rate-driven    inf            inf
+    >>> fcost.bound, fcost.cost_lines.shape  # 2 n1/n0; the 8 lines with TP > 0
+    (2.0, (8, 2))
+
+    From a classifier; its positive class (class 1 here, ``event``) is the F-measure's
+    negative one:
+
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=2)
+    >>> model = GaussianNB().fit(X[:100], y[:100])
+    >>> fcost = FCostDisplay.from_estimator(model, X[100:], y[100:], methods=["test-optimal"])
+    >>> fcost.event, list(fcost.areas["method"])
+    (1, ['test-optimal'])
     """
 
     TITLE = "Expected F-cost curves K_F(c)"

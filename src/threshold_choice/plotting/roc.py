@@ -26,22 +26,63 @@ from threshold_choice.roc import hull_area, points_of
 
 
 class ROCDisplay(ThresholdChoiceDisplay):
-    """The ROC curve (true positive rate of class 1 against false positive rate of class 0,
-    one point per cost line), its convex hull (the lines of the optimal cost curve) and the
-    chance diagonal; for ``costs`` (cost proportions ``c``), the hull vertex of least loss at
-    each, on the iso-cost line of slope ``c pi0 / ((1 - c) pi1)`` through it.
+    """The ROC curve, its convex hull and the optimal vertex at given costs.
 
-    Build with :meth:`from_predictions` / :meth:`from_estimator` (keyword argument:
-    ``costs``).
+    ROC space (papers ``000_...``, ``001_...``): the true positive rate of class 1 against
+    the false positive rate of class 0, one point per cost line, its convex hull (the lines
+    of the optimal cost curve) and the chance diagonal; for given cost proportions ``c``,
+    the hull vertex of least loss at each, on the iso-cost line of slope
+    ``c pi0 / ((1 - c) pi1)`` through it. Build with :meth:`from_predictions` or
+    :meth:`from_estimator`.
 
-    Attributes
+    Parameters
     ----------
-    points:
+    points : pandas.DataFrame
         :func:`~threshold_choice.roc.roc_points` (``line, threshold, fpr, tpr, on_hull``).
-    auc, auch:
-        The areas under the curve and under its convex hull.
-    optimal:
-        ``c, line, fpr, tpr, loss``: the vertex of least loss ``Q`` at each cost.
+    auc : float
+        The area under the curve.
+    auch : float
+        The area under its convex hull.
+    optimal : pandas.DataFrame
+        ``c, line, fpr, tpr, loss``: the hull vertex of least loss ``Q`` at each cost.
+    pi0 : float
+        The class-0 proportion of the test set (for the iso-cost slopes).
+    name : str or None, default=None
+        The model's name.
+
+    See Also
+    --------
+    BrierCurveDisplay : The same classifier in cost space, to draw beside it.
+    threshold_choice.roc_points : The points.
+    ThresholdChoiceDisplay : Their base: ``ax_``, ``figure_``, ``data``, :meth:`plot`.
+
+    Notes
+    -----
+    To draw several models on one axes, :meth:`plot` takes ``color`` (one colour for a
+    model's curve, hull and points); its other keywords go to the curve's ``Axes.plot``.
+
+    Examples
+    --------
+    >>> from threshold_choice.plotting import ROCDisplay
+    >>> roc = ROCDisplay.from_predictions(
+    ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
+    ...     costs=[0.2, 0.8])
+    >>> type(roc.ax_).__name__, roc.auc, roc.auch
+    ('Axes', 0.8125, 0.875)
+    >>> roc.optimal  # cost line 2 at c = 0.2, line 6 at c = 0.8
+         c  line  fpr  tpr  loss
+    0  0.2     2  0.5  1.0   0.1
+    1  0.8     6  0.0  0.5   0.1
+
+    Any real scores will do, such as a linear SVM's ``decision_function``:
+
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.svm import LinearSVC
+    >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    >>> svm = LinearSVC(random_state=0).fit(X[:100], y[:100])
+    >>> roc = ROCDisplay.from_estimator(svm, X[100:], y[100:])
+    >>> roc.ax_.get_title(), round(roc.auc, 2)
+    ('ROC space: LinearSVC', 0.98)
     """
 
     TITLE = "ROC space"
@@ -57,6 +98,21 @@ class ROCDisplay(ThresholdChoiceDisplay):
 
     @classmethod
     def _compute(cls, run: RunScores, *, costs: ArrayLike | None = None) -> ROCDisplay:
+        """Compute the ROC points, the areas and the optimal vertices from one run.
+
+        Parameters
+        ----------
+        run : RunScores
+            The labels and scores of the test part (the training part is not used).
+        costs : array-like of float, default=None
+            Cost proportions ``c`` in [0, 1] whose optimal hull vertex is marked; ``None``:
+            none.
+
+        Returns
+        -------
+        ROCDisplay
+            The display, not drawn.
+        """
         lines = CostLines.from_scores(run.test_y, run.test_s)
         points = points_of(lines)
         hull = points[points["on_hull"]]
