@@ -29,8 +29,11 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   The functions ``expected_loss`` and ``bootstrap`` share their module's name, which Python
   binds to the package once the module is imported: import them from their modules;
 * metrics: :func:`auc`, :func:`compute_metrics`, :func:`h_measure`,
-  :func:`bounded_brier_score`, :func:`bounded_log_loss` (``metrics``); net benefit and
-  decision curves (``decision_curves``); F-measure contexts (``fmeasure``); ROC space,
+  :func:`bounded_brier_score`, :func:`bounded_log_loss`, the top-K metrics
+  :func:`precision_at_k`, :func:`recall_at_k`, :func:`average_precision` (``metrics``); net
+  benefit and decision curves (``decision_curves``); F-measure contexts, the F-optimal
+  threshold and the isometrics (:func:`f_optimal_threshold`, :func:`f_isometric`,
+  :func:`accuracy_isometric`; ``fmeasure``); ROC space,
   :func:`roc_points`, :func:`auch`, :func:`step_roc_cost_area`,
   :func:`instance_uniform_loss` (``roc``); score transformations :func:`evenly_spaced`,
   :func:`pav_calibrated` (``score_transforms``); class-prior contexts
@@ -84,6 +87,12 @@ _EXPORTS: dict[str, str] = {
     "expected_net_benefit": "decision_curves",
     "FCostLines": "fmeasure",
     "expected_f_loss": "fmeasure",
+    "f_optimal_threshold": "fmeasure",
+    "f_isometric": "fmeasure",
+    "accuracy_isometric": "fmeasure",
+    "precision_at_k": "metrics",
+    "recall_at_k": "metrics",
+    "average_precision": "metrics",
     "ThresholdChoiceClassifier": "estimators",
     "make_expected_loss_scorer": "scorers",
     "make_metric_scorer": "scorers",

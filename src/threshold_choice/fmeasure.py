@@ -80,7 +80,7 @@ class FCostLines(CostLines):
     ``c`` (see the module docstring). A :class:`~threshold_choice.costlines.CostLines` with
     these heights: :func:`~threshold_choice.methods.make_selection` takes it unchanged, and
     every method selects among F-cost lines as among accuracy lines. Build with
-    :meth:`from_scores`.
+    ``FCostLines.from_scores(y, s)``.
 
     Parameters
     ----------
@@ -352,18 +352,79 @@ def froc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
 
 
 def accuracy_isometric(q: float, pi: float, c: float, b: float = 2.0) -> tuple[float, float]:
-    """``(slope, intercept)`` of the accuracy-loss isometric ``Q = q`` in paper 004's ROC
-    space, ``F_0 = slope F_1 + intercept`` (Eq. 14): slope ``(1 - pi)/pi (1 - c)/c`` whatever
-    ``q``, for ``Q = b (c pi (1 - F_0) + (1 - c)(1 - pi) F_1)`` (Eq. 13)."""
+    """Return the accuracy-loss isometric ``Q = q`` in paper 004's ROC space.
+
+    The points ``(F_1, F_0)`` (x: the rate of class 1 predicted 0, the positive class; y: the
+    rate of class 0 predicted 0) of loss ``Q = b (c pi (1 - F_0) + (1 - c)(1 - pi) F_1) = q``
+    (Eq. 13) lie on ``F_0 = slope F_1 + intercept`` (Eq. 14), of slope
+    ``(1 - pi)/pi (1 - c)/c`` whatever ``q``.
+
+    Parameters
+    ----------
+    q : float
+        The loss of the isometric.
+    pi : float
+        The proportion of class 0, in (0, 1).
+    c : float
+        The cost proportion (of a false negative of class 0), in (0, 1).
+    b : float, default=2.0
+        The scale of the loss (the two costs sum to ``b``).
+
+    Returns
+    -------
+    tuple of float
+        ``(slope, intercept)``.
+
+    See Also
+    --------
+    f_isometric : The F-measure's isometrics, which rotate with ``q``.
+
+    Examples
+    --------
+    >>> from threshold_choice import accuracy_isometric
+    >>> accuracy_isometric(0.0, 0.1, 0.5)  # through ROC heaven (0, 1)
+    (9.0, 1.0)
+    """
     return (1.0 - pi) / pi * (1.0 - c) / c, 1.0 - (q / b) / (c * pi)
 
 
 def f_isometric(q: float, pi: float, c: float = 0.5) -> tuple[float, float]:
-    """``(slope, intercept)`` of the F-measure-loss isometric ``FQ = q`` in paper 004's ROC
-    space (Eq. 19), for ``FQ`` of Eq. 18 (``FQ = 1 - F1`` at ``c = 1/2``). The slope falls
-    with ``q``; the isometrics pivot on ``(F_1, F_0) = (-c pi / ((1 - c)(1 - pi)), 0)`` (at
-    ``c = 1/2`` the paper's ``(-pi/(1 - pi), 0)``); none is steeper than the accuracy
-    isometric of the same ``c``, equal at ``q = 0`` only."""
+    """Return the F-measure-loss isometric ``FQ = q`` in paper 004's ROC space.
+
+    The points ``(F_1, F_0)`` (axes as :func:`accuracy_isometric`) of F-measure loss
+    ``FQ = q`` (Eq. 18; ``FQ = 1 - F1`` at ``c = 1/2``) lie on
+    ``F_0 = slope F_1 + intercept`` (Eq. 19). The slope falls with ``q``: the isometrics
+    pivot on ``(F_1, F_0) = (-c pi / ((1 - c)(1 - pi)), 0)`` (at ``c = 1/2`` the paper's
+    ``(-pi/(1 - pi), 0)``), and none is steeper than the accuracy isometric of the same ``c``,
+    equal at ``q = 0`` only.
+
+    Parameters
+    ----------
+    q : float
+        The F-measure loss of the isometric, in [0, 1).
+    pi : float
+        The proportion of class 0 (the positive class), in (0, 1).
+    c : float, default=0.5
+        The cost proportion of a false negative, in (0, 1).
+
+    Returns
+    -------
+    tuple of float
+        ``(slope, intercept)``.
+
+    See Also
+    --------
+    accuracy_isometric : The accuracy loss's parallel isometrics.
+
+    Examples
+    --------
+    >>> from threshold_choice import f_isometric
+    >>> slope, intercept = f_isometric(0.2, 0.1)  # F1 = 0.8, 10% positives
+    >>> round(slope, 6), round(intercept, 6)
+    (6.0, 0.666667)
+    >>> round(slope * (-0.1 / 0.9) + intercept, 12)  # through the pivot (-1/9, 0)
+    0.0
+    """
     denominator = c + (1.0 - c) * q
     return ((1.0 - pi) / pi * (1.0 - c) * (1.0 - q) / denominator,
             c * (1.0 - q) / denominator)
@@ -372,21 +433,56 @@ def f_isometric(q: float, pi: float, c: float = 0.5) -> tuple[float, float]:
 def f_optimal_threshold(
     y: ArrayLike, s: ArrayLike, c: float = 0.5, *, calibrate: bool = True
 ) -> float:
-    """The F-optimal threshold ``t_F`` of a calibrated model at cost ``c`` (paper 004, Eq. 27):
-    the fixed point
+    """Return the F-optimal threshold of a calibrated model (paper 004, Eq. 27).
+
+    The fixed point
 
     ``t_F = (c pi + (1 - c)(1 - pi) F_1(t_F)) / (c pi + (1 - c)(pi F_0(t_F) + (1 - pi) F_1(t_F)))``
 
     (``F_k(t)`` the rate of class ``k`` with score ``<= t``, predicted 0: the positive class
     here, as in the module docstring; ``pi`` the proportion of class 0). The right-hand side
-    at the cut that predicts 0 the scores ``<= t`` is the calibrated score below which one more
-    block of examples lowers ``FQ``; on calibrated scores (``calibrate``: made so first by
-    :func:`~threshold_choice.score_transforms.pav_calibrated`) exactly one cut holds its own
-    value, and it minimises ``FQ(t; c)``. The threshold returned predicts 0 iff
-    ``score <= t_F`` on the calibrated scores. Accuracy's optimal threshold is ``t_A = c``:
-    ``t_F - c = (1 - c) N / (N + TP) >= 0`` (``N`` the numerator of ``FQ``), so the F-optimal
-    threshold predicts the positive class 0 at least as often -- to the right of accuracy's in
-    ROC space, not to the left as paper 004's text has it (docs/paper-notes.md)."""
+    at the cut that predicts 0 the scores ``<= t`` is the calibrated score below which one
+    more block of examples lowers ``FQ``; on calibrated scores exactly one cut holds its own
+    value, and it minimises ``FQ(t; c)``. Accuracy's optimal threshold is ``t_A = c``, and
+    ``t_F - c = (1 - c) N / (N + TP) >= 0`` (``N`` the numerator of ``FQ``): the F-optimal
+    threshold predicts the positive class at least as often -- to the right of accuracy's in
+    ROC space, not to the left as paper 004's text has it (docs/paper-notes.md).
+
+    Parameters
+    ----------
+    y : array-like of {0, 1}
+        Labels.
+    s : array-like of float
+        Scores estimating P(class 1).
+    c : float, default=0.5
+        The cost proportion of a false negative (of class 0), in (0, 1); 1/2: the F1 score.
+    calibrate : bool, default=True
+        Calibrate the scores first (PAV, :func:`~threshold_choice.pav_calibrated`); with
+        ``False`` they are taken as calibrated.
+
+    Returns
+    -------
+    float
+        ``t_F``: predict 0 iff the (calibrated) score is ``<= t_F``.
+
+    Raises
+    ------
+    UserError
+        For ``c`` outside (0, 1), a single class, or (``calibrate=False``) scores on which
+        Eq. 27 has no single fixed point.
+
+    See Also
+    --------
+    f_isometric : The isometrics whose tangent point this is.
+
+    Examples
+    --------
+    >>> from threshold_choice import f_optimal_threshold
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> f_optimal_threshold(y, s, 0.5)  # accuracy's would be 0.5
+    0.6
+    """
     from threshold_choice.score_transforms import pav_calibrated
 
     if not 0.0 < c < 1.0:

@@ -362,26 +362,121 @@ def _top_counts(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> tuple[np.ndarray, C
 
 
 def precision_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
-    """Precision@K: the share of class 1 among the ``k`` highest scores (class 1 the class
-    the scores estimate), ties at the ``k``-th place broken at random (in expectation)."""
+    """Return precision@K: the share of class 1 among the ``k`` highest scores.
+
+    Class 1 is the class the scores estimate; a group of tied scores across the ``k``-th place
+    is broken at random, in expectation (each of its examples counted in proportion to the
+    places left for the group).
+
+    Parameters
+    ----------
+    y : array-like of {0, 1}
+        Labels.
+    s : array-like of float
+        Scores.
+    k : int or array-like of int
+        How many of the highest scores, from 1 to the number of scores.
+
+    Returns
+    -------
+    float or ndarray
+        Precision@K, one per ``k``.
+
+    Raises
+    ------
+    UserError
+        For a ``k`` outside 1..n or bad labels and scores.
+
+    See Also
+    --------
+    recall_at_k : The share of class 1 found.
+    average_precision : AUC-PR.
+
+    Examples
+    --------
+    >>> from threshold_choice import precision_at_k
+    >>> precision_at_k([0, 1, 1, 0], [0.5, 0.5, 0.9, 0.1], 2)  # 1, then half of the tie
+    0.75
+    """
     ones, _ = _top_counts(y, s, k)
     out = ones / np.asarray(k)
     return float(out) if out.ndim == 0 else out
 
 
 def recall_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
-    """Recall@K: the share of the class-1 examples among the ``k`` highest scores (ties as
-    :func:`precision_at_k`)."""
+    """Return recall@K: the share of the class-1 examples among the ``k`` highest scores.
+
+    Ties across the ``k``-th place as :func:`precision_at_k`.
+
+    Parameters
+    ----------
+    y : array-like of {0, 1}
+        Labels.
+    s : array-like of float
+        Scores.
+    k : int or array-like of int
+        How many of the highest scores, from 1 to the number of scores.
+
+    Returns
+    -------
+    float or ndarray
+        Recall@K, one per ``k``.
+
+    Raises
+    ------
+    UserError
+        For a ``k`` outside 1..n or bad labels and scores.
+
+    See Also
+    --------
+    precision_at_k : The share of class 1 among them.
+
+    Examples
+    --------
+    >>> from threshold_choice import recall_at_k
+    >>> recall_at_k([0, 1, 1, 0], [0.5, 0.5, 0.9, 0.1], [1, 2, 4]).tolist()
+    [0.5, 0.75, 1.0]
+    """
     ones, lines = _top_counts(y, s, k)
     out = ones / lines.n1
     return float(out) if out.ndim == 0 else out
 
 
 def average_precision(y: ArrayLike, s: ArrayLike) -> float:
-    """AUC-PR as average precision, ``sum_j (R_j - R_(j-1)) P_j`` over the thresholds at the
-    distinct scores from the highest (``P_j``, ``R_j`` the precision and recall of predicting
-    1 the scores ``>= u_j``; tied scores enter together), scikit-learn's
-    ``average_precision_score``."""
+    """Return AUC-PR as average precision.
+
+    ``sum_j (R_j - R_(j-1)) P_j`` over the thresholds at the distinct scores from the highest
+    (``P_j``, ``R_j`` the precision and recall of predicting 1 the scores ``>= u_j``; tied
+    scores enter together): scikit-learn's ``average_precision_score``.
+
+    Parameters
+    ----------
+    y : array-like of {0, 1}
+        Labels.
+    s : array-like of float
+        Scores estimating P(class 1).
+
+    Returns
+    -------
+    float
+        The average precision.
+
+    Raises
+    ------
+    UserError
+        For bad labels and scores.
+
+    See Also
+    --------
+    precision_at_k : Precision at one cut.
+
+    Examples
+    --------
+    >>> from threshold_choice import average_precision
+    >>> round(average_precision([0, 0, 1, 0, 1, 1, 0, 1],
+    ...                         [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]), 4)
+    0.8542
+    """
     y_int, s_arr = validate_scores(y, s)
     lines = CostLines.from_scores(y_int, s_arr)
     tp = (lines.n1 - lines.n1_le[:-1])[::-1].astype(np.float64)  # scores >= u_j, j from top

@@ -350,7 +350,8 @@ class ThresholdChoiceDisplay:
             The axes; ``None``: a new pyplot figure with room for the legend (on a figure
             of the caller's without a layout engine, the constrained layout is set).
         name : str, default=None
-            A new name for the model (legend and title); ``None``: keep :attr:`name`.
+            A new name for the model (legend and title); ``None``: keep the name it was
+            built with.
         title : str, default=None
             The axes' title; ``None``: the kind of plot and the model's name (the kind alone
             once several models share the axes); ``""``: none.
