@@ -12,7 +12,7 @@ scores (and n training scores where a method needs them):
 * ``argsort``: ``np.argsort`` of the scores (the sort every method starts with);
 * ``roc_curve``: scikit-learn's ``roc_curve`` (a sort and cumulative counts);
 * ``engine, 1 x 1``: ``expected_losses`` of score-driven at gamma = 4 (one method, one gamma);
-* ``engine, 13 x 7``: ``expected_losses`` of every method at the paper's 7 gammas;
+* ``engine, all x 7``: ``expected_losses`` of every method at the paper's 7 gammas;
 * ``per-c loop, 1 x 1``: the same one quantity as ``engine, 1 x 1`` by Lemma 1 at each of
   1 000 true costs (Beta CDF differences times the cost lines' heights, vectorised over the
   lines, a loop over c) -- the estimator without the engine;
@@ -54,7 +54,7 @@ _TASKS: dict[str, str] = {
     "engine, 1 x 1": "from threshold_choice import expected_losses\n"
                      "run = lambda y, s, ty, ts: expected_losses(y, s, methods=['score-driven'],"
                      " gammas=[4.0])",
-    "engine, 13 x 7": "from threshold_choice import expected_losses\n"
+    "engine, all x 7": "from threshold_choice import expected_losses\n"
                       "from threshold_choice.methods import METHODS\n"
                       "run = lambda y, s, ty, ts: expected_losses(y, s, train_y=ty, train_s=ts,"
                       " methods=METHODS, gammas=[np.inf, 16, 8, 4, 2, 1, 0])",
