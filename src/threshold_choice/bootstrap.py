@@ -415,8 +415,8 @@ def bootstrap(
     *,
     train_y: ArrayLike | None = None,
     train_s: ArrayLike | None = None,
-    methods: Sequence[str] = PAPER_METHODS,
-    gammas: Iterable[float] = PAPER_GAMMAS,
+    methods: Sequence[str] | str = PAPER_METHODS,
+    gammas: Iterable[float | str] | float | str = PAPER_GAMMAS,
     metrics: Sequence[str] = METRICS,
     settings: LossSettings | None = None,
     n_boot: int = 1000,
@@ -429,7 +429,10 @@ def bootstrap(
     settings = as_loss_settings(settings)
     n_boot = check_n_boot(n_boot)
     y, s = validate_scores(test_y, test_s, what="test scores")
-    methods = tuple(methods)
+    # one method or one gamma as expected_losses takes them (a string is not a sequence here)
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    if isinstance(gammas, str | int | float | np.integer | np.floating):
+        gammas = [gammas]
     gammas = tuple(parse_gamma(g) for g in gammas)
     unknown = [k for k in metrics if k not in BOOTSTRAP_METRICS]
     if unknown:

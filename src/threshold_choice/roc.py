@@ -139,7 +139,9 @@ def auch(y: ArrayLike, s: ArrayLike) -> float:
 def hull_area(points: pd.DataFrame) -> float:
     """The area under the convex hull of :func:`roc_points`' ``points`` (trapezoids)."""
     hull = points[points["on_hull"]]
-    return float(np.trapezoid(hull["tpr"], hull["fpr"]))
+    fpr, tpr = hull["fpr"].to_numpy(), hull["tpr"].to_numpy()
+    # trapezoids written out: np.trapezoid is numpy 2 only, the package supports 1.26
+    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
 
 
 def step_roc_cost_area(y: ArrayLike, s: ArrayLike, prior: float | None = None) -> float:

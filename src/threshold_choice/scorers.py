@@ -357,17 +357,17 @@ def make_metric_scorer(
 ) -> Any:
     """Make a scikit-learn scorer of a metric of :func:`~threshold_choice.compute_metrics`.
 
-    The scorer is negated unless higher is better (``HIGHER_IS_BETTER``: AUC), as
+    The scorer is negated unless higher is better (``HIGHER_IS_BETTER``: AUC, H), as
     scikit-learn's ``neg_*`` scorers, so that ``GridSearchCV`` maximises it.
 
     Parameters
     ----------
     metric : str, default="BS"
         One of :data:`~threshold_choice.metrics.METRICS`: ``AUC, BS, MAE, CL, RL, RL_conv,
-        LogLoss, pi0, pi1``.
+        LogLoss, pi0, pi1``, or ``H`` (Hand's H-measure).
     response_method : str, tuple of str or None, default=None
         Where the scores come from; ``None``: ``("predict_proba", "decision_function")``
-        for the rank metrics (AUC, RL, RL_conv), ``"predict_proba"`` for the others.
+        for the rank metrics (AUC, RL, RL_conv, H), ``"predict_proba"`` for the others.
     pos_label : object, default=None
         The positive class (class 1); ``None``: a scored ``ThresholdChoiceClassifier``'s,
         else ``classes_[1]``.
@@ -399,8 +399,9 @@ def make_metric_scorer(
     >>> round(make_metric_scorer("BS")(model, X[100:], y[100:]), 3)  # minus the Brier score
     -0.044
     """
-    if metric not in METRICS:
-        raise UserError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
+    known = (*METRICS, "H")  # compute_metrics gives Hand's H-measure beside the table's
+    if metric not in known:
+        raise UserError(f"unknown metric {metric!r}; choose from {', '.join(known)}")
     if response_method is None:
         response_method = _ANY if metric in RANK_METRICS else _PROBA
     kwargs: dict[str, Any] = {"metric": metric}

@@ -395,7 +395,7 @@ class ThresholdChoiceDisplay:
             _, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
         if name is not None:
             self.name = name
-        elif ax.figure.get_layout_engine() is None:
+        if ax.figure.get_layout_engine() is None:
             # room for the legend outside the axes, on a figure of the caller's
             ax.figure.set_layout_engine("constrained")
         drawn = _displays_on(ax)

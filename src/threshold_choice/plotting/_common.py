@@ -27,7 +27,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.atomic import atomic_output
-from threshold_choice.costlines import CostLines
+from threshold_choice.costlines import CostLines, validate_scores
 from threshold_choice.errors import UserError
 from threshold_choice.methods import Selection, method_spec
 from threshold_choice.uncertainty import format_gamma
@@ -71,15 +71,13 @@ class RunScores:
         train_y: ArrayLike | None = None,
         train_s: ArrayLike | None = None,
     ) -> RunScores:
-        def arr(v: ArrayLike | None, dtype: type) -> NDArray | None:
-            return None if v is None else np.asarray(v, dtype=dtype)
-
-        return cls(
-            np.asarray(test_y, dtype=np.int8),
-            np.asarray(test_s, dtype=np.float64),
-            arr(train_y, np.int8),
-            arr(train_s, np.float64),
-        )
+        # checked as the library checks scores (labels 0/1, finite scores, both classes):
+        # a label 0.5 or "yes" is refused, not cast
+        y, s = validate_scores(test_y, test_s, what="test scores")
+        if train_y is None or train_s is None:
+            return cls(y, s, None, None)
+        ty, ts = validate_scores(train_y, train_s, what="training scores")
+        return cls(y, s, ty, ts)
 
     @classmethod
     def from_frame(cls, scores: pd.DataFrame, split: int = 1) -> RunScores:
