@@ -304,7 +304,7 @@ def test_a_curve_far_above_the_others_runs_off_the_top_saying_so(fitted):
 def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, tmp_path,
                                                                         capsys):
     from threshold_choice.cli import main
-    from threshold_choice.cli.plot import KINDS
+    from threshold_choice.cli.plot import display_class
 
     y, s = random_scores(14, 120)
     ty, ts = random_scores(15, 120)
@@ -321,11 +321,12 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
     image = plt.imread(out)
     assert image.shape[1] > 600 and image[..., :3].std() > 0.05
     written = pd.read_csv(out.with_suffix(".csv"))
-    options = FAST.get(KINDS[kind], {})
+    cls = display_class(kind)
+    options = FAST.get(cls, {})
     if kind == "certainty":
         options = {"gammas": [math.inf, 1.0, 0.0]}
     unused = kind in ("froc", "roc")  # no training scores
-    direct = KINDS[kind].from_predictions(y, s, train_y=None if unused else ty,
+    direct = cls.from_predictions(y, s, train_y=None if unused else ty,
                                           train_score=None if unused else ts,
                                           name="test", plot=False, **options)
     assert len(written) == len(direct.data)

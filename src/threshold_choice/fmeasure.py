@@ -51,10 +51,9 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice._typing import FloatArray
@@ -62,6 +61,9 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_cost_curve, expected_loss
 from threshold_choice.methods import ArgminRule, Selection
+
+if TYPE_CHECKING:
+    import pandas
 
 #: the losses the expected-loss functions and the ``loss`` command know
 LOSSES: tuple[str, ...] = ("accuracy", "f-measure")
@@ -316,13 +318,15 @@ def loss_context(
 # -- the FROC curve ----------------------------------------------------------------------------
 
 
-def froc_points(y: ArrayLike, s: ArrayLike) -> pd.DataFrame:
+def froc_points(y: ArrayLike, s: ArrayLike) -> pandas.DataFrame:
     """The points of the FROC curve (paper 004, Fig. 2 right), one per threshold with
     ``TP > 0``: columns ``threshold`` (predict 0 iff score <= threshold; ``inf``: all 0),
     ``tp, fp, fn``, ``G_x = FN/TP = 1/recall - 1``, ``G_y = FP/TP = 1/precision - 1``,
     ``F1 = 2TP / (2TP + FP + FN)`` and ``on_hull`` (vertex of the FROC convex hull, i.e. the
     F-optimal threshold for some ``c``). The F-measure isometrics are the lines
     ``G_x + G_y = 2/F1 - 2``; the all-positive point is ``(0, n1/n0)``."""
+    import pandas as pd  # here: the command line's parsers import this module
+
     lines = FCostLines.from_scores(y, s)
     keep = lines.finite
     tp = lines.n0_le[keep]

@@ -66,7 +66,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.interpolate import CubicSpline
 from scipy.special import betainc, betaln, digamma, expit, log_expit, polygamma, xlogy
 
 from threshold_choice import beta_kernel
@@ -833,6 +832,9 @@ class MomentTable:
             else:
                 mean = _posterior_mean_values(slopes, self.distribution)
             self._mean_values = mean
+            # here: scipy.interpolate doubles the import time of the command line's parsers
+            from scipy.interpolate import CubicSpline
+
             self._mean_coefficients = _hermite_coefficients(
                 mean[None, :], CubicSpline(edges, mean)(edges, 1)[None, :], widths
             )

@@ -7,20 +7,20 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import pandas as pd
-
 from threshold_choice.cli import COMMANDS
 from threshold_choice.errors import UserError
-from threshold_choice.reproduction.comparison import (
-    DEFAULT_TOLERANCE,
-    TABLE_SPECS,
-    compare_results,
-    differing_cells,
-)
-from threshold_choice.reproduction.tables import PUBLISHED_DIR
+from threshold_choice.reproduction.paper import PUBLISHED_DIR, TOLERANCE
 
 
 def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from threshold_choice.reproduction.comparison import (
+        TABLE_SPECS,
+        compare_results,
+        differing_cells,
+    )
+
     if not args.tolerance >= 0:  # also NaN
         raise UserError(f"--tolerance must be a number >= 0, got {args.tolerance}")
     out = compare_results(args.results, args.published, args.tolerance, causes=args.causes)
@@ -81,8 +81,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--tolerance",
         type=float,
-        default=DEFAULT_TOLERANCE,
-        help=f"max |ours - published| for a match (default {DEFAULT_TOLERANCE:g}: equal at 3 "
+        default=TOLERANCE,
+        help=f"max |ours - published| for a match (default {TOLERANCE:g}: equal at 3 "
         "decimals)",
     )
     parser.set_defaults(func=_run)

@@ -14,14 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import pandas as pd
-
 from threshold_choice.cli import COMMANDS
-from threshold_choice.datasets.errors import DatasetError
-from threshold_choice.datasets.fetch import choose_mirror
-from threshold_choice.datasets.prepare import load_prepared, prepare_dataset
-from threshold_choice.datasets.registry import dataset_names, load_registry
-from threshold_choice.reproduction.table5 import compare_table5, read_published_table5, table5
+
+# the datasets' modules and pandas are imported by the sub-commands: --help stays quick, and
+# a core install (without the workflow extra) shows the help and names the extra on use
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,6 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _prepare(args: argparse.Namespace) -> int:
+    from threshold_choice.datasets.fetch import choose_mirror
+    from threshold_choice.datasets.prepare import prepare_dataset
+    from threshold_choice.datasets.registry import dataset_names, load_registry
+
     registry = load_registry(args.registry)
     names = list(dataset_names(registry)) if args.all else args.name
     cache = args.cache if args.cache is not None else args.out / ".cache"
@@ -65,6 +65,16 @@ def _prepare(args: argparse.Namespace) -> int:
 
 
 def _table5(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from threshold_choice.datasets.errors import DatasetError
+    from threshold_choice.datasets.prepare import load_prepared
+    from threshold_choice.reproduction.table5 import (
+        compare_table5,
+        read_published_table5,
+        table5,
+    )
+
     paths = sorted(Path(args.prepared).glob("*.parquet"))
     if not paths:
         raise DatasetError(

@@ -6,21 +6,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-import pandas as pd
-
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import add_pos_label_argument
-from threshold_choice.costlines import CostLines
-from threshold_choice.decision_curves import (
-    DEFAULT_THRESHOLDS,
-    average_net_benefit,
-    average_treat_all_net_benefit,
-    decision_curve,
-)
 
 
 def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from threshold_choice.cli.inputs import read_scores_csv
+    from threshold_choice.costlines import CostLines
+    from threshold_choice.decision_curves import (
+        DEFAULT_THRESHOLDS,
+        average_net_benefit,
+        average_treat_all_net_benefit,
+        decision_curve,
+    )
 
     labels, scores = read_scores_csv(args.test, "test", args.pos_label)
     thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds

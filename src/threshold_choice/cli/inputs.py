@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from threshold_choice.errors import UserError
 from threshold_choice.methods import probability_problem as _probability_problem
@@ -86,6 +85,8 @@ def read_scores_csv(
 def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
     """The labels and scores of a well-formed file, or None (then :func:`_read_checked`
     finds and names the problem)."""
+    import pandas as pd  # here: --help imports this module
+
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
             header = next(csv.reader(handle), None)
@@ -113,6 +114,8 @@ def _read_checked(
     path: Path, what: str, pos_label: str | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`read_scores_csv` line by line, each problem named with its line."""
+    import pandas as pd
+
     if path.is_dir():
         raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
     try:

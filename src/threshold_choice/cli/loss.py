@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import (
@@ -18,12 +18,13 @@ from threshold_choice.cli.inputs import (
 )
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.fmeasure import LOSSES
 from threshold_choice.methods import METHODS, NEEDS_TRAIN, PAPER_METHODS, TIE_BREAKING
-from threshold_choice.metrics import compute_metrics
 from threshold_choice.uncertainty import PAPER_GAMMAS, PAPER_GRID_SIZE, format_gamma, parse_gamma
+
+if TYPE_CHECKING:  # pandas and the evaluation are imported by the run: --help stays quick
+    import pandas as pd
 
 #: metrics the command prints, always
 _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
@@ -73,6 +74,11 @@ def _write_output(
 
 
 def _run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from threshold_choice.evaluation import LossSettings, expected_losses
+    from threshold_choice.metrics import compute_metrics
+
     if args.seed < 0:
         raise UserError(f"--seed must be an integer >= 0, got {args.seed}")
     if not 0 <= args.bootstrap <= _MAX_BOOTSTRAP:

@@ -14,40 +14,35 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import add_pos_label_argument, check_outputs, read_scores_csv
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.methods import METHODS, NEEDS_TRAIN
-from threshold_choice.plotting import (
-    BrierCurveDisplay,
-    CertaintyDisplay,
-    CostCurveDisplay,
-    DecisionCurveDisplay,
-    FCostDisplay,
-    FROCDisplay,
-    ROCDisplay,
-    ThresholdChoiceDisplay,
-    save_displays,
-)
-from threshold_choice.plotting._common import ALLOWED_FIGURE_FORMATS
 from threshold_choice.uncertainty import parse_gamma
 
-#: plot kinds and their Display
-KINDS: dict[str, type[ThresholdChoiceDisplay]] = {
-    "cost-curves": CostCurveDisplay,
-    "brier": BrierCurveDisplay,
-    "certainty": CertaintyDisplay,
-    "decision-curve": DecisionCurveDisplay,
-    "froc": FROCDisplay,
-    "f-cost": FCostDisplay,
-    "roc": ROCDisplay,
+if TYPE_CHECKING:  # matplotlib and the Displays are imported by the run: --help stays quick
+    from threshold_choice.plotting import ThresholdChoiceDisplay
+
+#: plot kinds and the name of their Display (in :mod:`threshold_choice.plotting`)
+KINDS: dict[str, str] = {
+    "cost-curves": "CostCurveDisplay",
+    "brier": "BrierCurveDisplay",
+    "certainty": "CertaintyDisplay",
+    "decision-curve": "DecisionCurveDisplay",
+    "froc": "FROCDisplay",
+    "f-cost": "FCostDisplay",
+    "roc": "ROCDisplay",
 }
+
+
+def display_class(kind: str) -> type[ThresholdChoiceDisplay]:
+    """The Display that draws the plot ``kind``."""
+    from threshold_choice import plotting
+
+    return getattr(plotting, KINDS[kind])
 
 #: options read by some kinds only (argparse destination -> those kinds)
 _KIND_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -74,6 +69,8 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
         return {"costs": args.cost, "f_isometrics": args.f_isometric}
     if args.kind == "roc":
         return {"costs": args.cost}
+    from threshold_choice.evaluation import LossSettings
+
     kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
     if args.method:
         kwargs["methods"] = args.method
@@ -88,6 +85,12 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from threshold_choice.plotting import CostCurveDisplay, save_displays
+    from threshold_choice.plotting._common import ALLOWED_FIGURE_FORMATS
+
     out = Path(args.out)
     if out.suffix.lstrip(".").lower() not in ALLOWED_FIGURE_FORMATS:
         raise UserError(
@@ -105,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
     if len(names) != len(args.test):
         raise UserError(f"{len(args.test)} --test files but {len(names)} --name values")
     kwargs = _display_kwargs(args)
-    cls = KINDS[args.kind]
+    cls = display_class(args.kind)
     several = len(args.test) > 1
     if several and issubclass(cls, CostCurveDisplay):
         kwargs["cost_lines"] = False  # one model's cost lines would hide the others

@@ -13,17 +13,18 @@ from pathlib import Path
 from threshold_choice.cli import COMMANDS
 from threshold_choice.errors import UserError
 from threshold_choice.splits.core import SPLITTER_NAMES, get_splitter, make_splits, splits_frame
-from threshold_choice.splits.labels import (
-    labels_from_prepared,
-    labels_from_registry,
-    read_arff_class,
-)
 
 #: the most splits the command prints (the workflow's schema has the same bound)
 MAX_ITERATIONS = 1000
 
 
 def _run(args: argparse.Namespace) -> int:
+    from threshold_choice.splits.labels import (
+        labels_from_prepared,
+        labels_from_registry,
+        read_arff_class,
+    )
+
     if not 1 <= args.iterations <= MAX_ITERATIONS:
         raise UserError(
             f"--iterations must be between 1 and {MAX_ITERATIONS} (as splits.iterations of the "

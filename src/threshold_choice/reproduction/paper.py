@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from threshold_choice._repository import CONFIG_DIR
+
 # the paper's methods and certainty levels are the library's defaults, defined with the methods
 # and the uncertainty model
 from threshold_choice.methods import PAPER_METHODS
@@ -23,6 +25,9 @@ from threshold_choice.uncertainty import PAPER_GAMMAS
 #: "equal at the published precision" (the comparison's default tolerance; the config
 #: schema's default is tested equal to it)
 TOLERANCE: float = 0.0005
+
+#: the folder of the published tables (Tables 5, 7, 8 as CSV; package data)
+PUBLISHED_DIR = CONFIG_DIR / "published"
 
 #: the baseline model types of Table 6, left out of Table 8 and of Fig. 5
 BASELINES: tuple[str, ...] = ("Prior", "Random")
@@ -168,6 +173,7 @@ __all__ = [
     "PAPER_ESTIMATION",
     "PAPER_GAMMAS",
     "PAPER_METHODS",
+    "PUBLISHED_DIR",
     "SHARE_COLUMNS",
     "SHARE_METHODS",
     "TABLE5_COLUMNS",

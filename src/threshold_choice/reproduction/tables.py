@@ -28,7 +28,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from threshold_choice._repository import CONFIG_DIR
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
 from threshold_choice.reproduction.paper import (  # the published tables' columns, re-exported
@@ -37,6 +36,7 @@ from threshold_choice.reproduction.paper import (  # the published tables' colum
     METHOD_COLUMNS,
     METRIC_COLUMNS,
     PAPER_METHODS,
+    PUBLISHED_DIR,
     SHARE_COLUMNS,
     SHARE_METHODS,
     TABLE7_COLUMNS,
@@ -49,7 +49,6 @@ from threshold_choice.reproduction.runs import RUN_KEYS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the paper's published tables, copied from the shared reference folder
-PUBLISHED_DIR = CONFIG_DIR / "published"
 PUBLISHED_FILES: dict[str, str] = {
     "table5": "published_table5_datasets.csv",
     "table7": "published_table7_by_model.csv",

@@ -21,14 +21,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from threshold_choice.errors import UserError
 from threshold_choice.splits.rng_r import RMersenneTwister
+
+if TYPE_CHECKING:  # pandas: for splits_frame only (the command line's parser reads this module)
+    import pandas as pd
 
 __all__ = [
     "SPLITTER_NAMES",
@@ -267,6 +269,8 @@ def splits_frame(dataset: str, splits: Sequence[Split]) -> pd.DataFrame:
     the 1-based order within the part, ``row`` the **1-based** table (ARFF data) row number.
     This is the format of ``reference/r_splits_sample.csv``.
     """
+    import pandas as pd
+
     frames: list[pd.DataFrame] = []
     for split in splits:
         for part, rows in (("train", split.train), ("test", split.test)):
