@@ -309,6 +309,7 @@ def test_a_file_with_a_problem_is_left_to_the_reading_that_names_its_line(tmp_pa
 READ_BOUND = """
 import resource, sys
 from pathlib import Path
+import pandas  # the reader imports it on first use: loaded before the budget is measured
 from threshold_choice.cli.inputs import read_scores_csv
 path = Path(sys.argv[1])
 size = path.stat().st_size
