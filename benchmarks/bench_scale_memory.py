@@ -2,13 +2,14 @@
 
 Run on demand (not part of the test suite):
 
-    python benchmarks/bench_scale_memory.py [--sizes 1e5 1e6 3e6]
+    python benchmarks/bench_scale_memory.py [--sizes 1e5 1e6 3e6] [--methods M ...]
 
 Each size runs in a child process (so that its peak resident memory is its own): test and
 training scores of n examples each, ``expected_losses`` with every method of
-``methods.METHODS`` at the paper's 7 gammas (exact estimator), after the moment tables are
-built on a small run. It prints n, the run's seconds, the child's peak RSS and the bytes per
-score pair, and the growth exponent of the time between consecutive sizes. One thread.
+``methods.METHODS`` (or those of ``--methods``) at the paper's 7 gammas (exact estimator),
+after the moment tables are built on a small run. It prints n, the run's seconds, the
+child's peak RSS and the bytes per score pair, and the growth exponent of the time between
+consecutive sizes. One thread.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import numpy as np
 from threshold_choice import expected_losses
 from threshold_choice.methods import METHODS
 n = int(float(sys.argv[1]))
+if len(sys.argv) > 2:
+    METHODS = sys.argv[2:]
 def data(seed, size):
     r = np.random.default_rng(seed)
     y = (r.random(size) < 0.5).astype(np.int8)
@@ -44,6 +47,8 @@ print(json.dumps({"seconds": time.perf_counter() - start, "methods": len(METHODS
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6, 3e6])
+    parser.add_argument("--methods", nargs="+", default=[],
+                        help="these methods only (default: every registered method)")
     args = parser.parse_args()
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "MKL_NUM_THREADS": "1"}
@@ -51,7 +56,8 @@ def main() -> int:
     previous = None
     for size in args.sizes:
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        out = subprocess.run([sys.executable, "-c", _CHILD, str(size)], env=env, check=True,
+        out = subprocess.run([sys.executable, "-c", _CHILD, str(size), *args.methods],
+                             env=env, check=True,
                              capture_output=True, text=True).stdout
         peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         if peak_kb <= before:  # ru_maxrss is the largest child so far: a smaller n says 0
