@@ -30,7 +30,7 @@ from bench_expected_loss import scores  # noqa: E402  (the same synthetic scores
 from threshold_choice.bootstrap import bootstrap, resample_counts  # noqa: E402
 from threshold_choice.evaluation import PAPER_GAMMAS, expected_losses  # noqa: E402
 from threshold_choice.methods import METHODS  # noqa: E402
-from threshold_choice.uncertainty import moment_table  # noqa: E402
+from threshold_choice.moment_tables import moment_table  # noqa: E402
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ from threshold_choice.cost_distributions import parse_cost_distribution  # noqa:
 from threshold_choice.costlines import CostLines  # noqa: E402
 from threshold_choice.evaluation import PAPER_GAMMAS, LossSettings, expected_losses  # noqa: E402
 from threshold_choice.methods import METHODS, make_selection  # noqa: E402
-from threshold_choice.uncertainty import moment_table  # noqa: E402
+from threshold_choice.moment_tables import moment_table  # noqa: E402
 
 
 def scores(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -28,7 +28,8 @@ from threshold_choice.methods import (
 )
 from threshold_choice.methods.builders import _selection_heights
 from threshold_choice.methods.selection import _candidate_argmin, _near_envelope
-from threshold_choice.uncertainty import format_gamma, moment_table
+from threshold_choice.moment_tables import moment_table
+from threshold_choice.uncertainty import format_gamma
 
 # inf, a table gamma, the windowed range of the grid estimator, beyond the certainty limit
 GAMMAS = (float("inf"), 4.0, 0.0, 5000.0, 1e30)

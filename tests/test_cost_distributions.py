@@ -300,7 +300,7 @@ def test_partial_moments_match_quadrature_of_the_density():
 
 
 def test_the_moment_table_for_a_distribution_matches_adaptive_quadrature():
-    from threshold_choice.uncertainty import moment_table
+    from threshold_choice.moment_tables import moment_table
 
     for spec in DISTRIBUTIONS:
         dist = parse_cost_distribution(spec)

@@ -1,7 +1,7 @@
 """The engine's one integrator: sums over moment tables, chunks, gammas at once, streaming.
 
 ``expected_loss._integrate`` reads each moment table through weighted sums
-(``uncertainty.Increments`` over segments, ``uncertainty.Weighted`` at points) whose
+(``moment_tables.Increments`` over segments, ``moment_tables.Weighted`` at points) whose
 table-independent part (cells, power sums) is computed once per selection; the references
 here are the direct sums of the table's values (``MomentTable.__call__``) and the engine
 evaluated one gamma, one chunk, one selection at a time.
@@ -17,14 +17,14 @@ import pytest
 
 from tests.conftest import random_scores
 from threshold_choice import expected_loss as engine
-from threshold_choice import uncertainty
+from threshold_choice import moment_tables
 from threshold_choice.cost_distributions import parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.evaluation import LossBatch, LossSettings, _Run
 from threshold_choice.expected_loss import expected_loss, losses_at_gammas
 from threshold_choice.methods import METHODS, make_selection
 from threshold_choice.methods.builders import skew_map
-from threshold_choice.uncertainty import Increments, Points, Weighted, moment_table
+from threshold_choice.moment_tables import Increments, Points, Weighted, moment_table
 
 # (gamma, distribution): the regular grid, refined grids (bisection), the closed forms
 TABLES = [
@@ -161,7 +161,7 @@ def test_posterior_mean_inverse_is_the_same_in_any_chunks(monkeypatch):
     table = moment_table(4.0)
     m = np.random.default_rng(6).random(1000)
     whole = table.posterior_mean_inverse(m, closed="left")
-    monkeypatch.setattr(uncertainty, "_CHUNK", 37)
+    monkeypatch.setattr(moment_tables, "_CHUNK", 37)
     np.testing.assert_array_equal(table.posterior_mean_inverse(m, closed="left"), whole)
     assert table.posterior_mean_inverse(np.float64(0.3), closed="left").shape == ()
 

@@ -10,14 +10,8 @@ from scipy.integrate import quad
 from scipy.special import betainc, betaln
 
 from threshold_choice.errors import UserError
-from threshold_choice.uncertainty import (
-    CMeasure,
-    MomentTable,
-    Uncertainty,
-    format_gamma,
-    moment_table,
-    parse_gamma,
-)
+from threshold_choice.moment_tables import CMeasure, MomentTable, moment_table
+from threshold_choice.uncertainty import Uncertainty, format_gamma, parse_gamma
 
 POINTS = np.array([1e-9, 1e-4, 0.01, 0.2, 0.5, 0.77, 0.999, 1 - 1e-6])
 
@@ -220,7 +214,7 @@ def test_moment_table_bits_do_not_depend_on_the_blas_threads(gamma, monkeypatch)
     # so a library user with many cores gets the workflow's (one-thread) numbers bit for bit
     from threadpoolctl import threadpool_limits
 
-    from threshold_choice.uncertainty import CMeasure, MomentTable
+    from threshold_choice.moment_tables import CMeasure, MomentTable
 
     monkeypatch.delenv("THRESHOLD_CHOICE_CACHE", raising=False)
     built = []
@@ -235,7 +229,7 @@ def test_moment_table_bits_do_not_depend_on_the_blas_threads(gamma, monkeypatch)
 
 @pytest.mark.parametrize("forgery", ["everywhere", "half the cells"])
 def test_a_table_altered_with_its_digest_recomputed_is_rebuilt(tmp_path, monkeypatch, forgery):
-    from threshold_choice.uncertainty import _digest
+    from threshold_choice.moment_tables import _digest
 
     monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
     first = MomentTable(3.0)(POINTS)
@@ -272,6 +266,6 @@ def test_tables_are_kept_in_the_users_cache_folder_by_default(tmp_path):
 
     env = {k: v for k, v in os.environ.items() if k != "THRESHOLD_CHOICE_CACHE"}
     env["XDG_CACHE_HOME"] = str(tmp_path)  # where platformdirs puts the user's cache
-    code = "from threshold_choice.uncertainty import MomentTable; MomentTable(3.5)"
+    code = "from threshold_choice.moment_tables import MomentTable; MomentTable(3.5)"
     subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=tmp_path)
     assert list((tmp_path / "threshold-choice" / "moments").glob("moments_*.npz"))

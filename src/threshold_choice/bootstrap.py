@@ -54,7 +54,8 @@ from threshold_choice.methods import (
     method_spec,
 )
 from threshold_choice.metrics import METRICS, compute_metrics
-from threshold_choice.uncertainty import PAPER_GAMMAS, moment_table, parse_gamma
+from threshold_choice.moment_tables import moment_table
+from threshold_choice.uncertainty import PAPER_GAMMAS, parse_gamma
 
 #: the metrics with bootstrap intervals: those of the tables and Hand's H (whose Beta belief
 #: is its own, whatever the settings); not the bounded scores, which depend on the settings'

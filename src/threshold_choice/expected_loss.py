@@ -6,7 +6,7 @@
 
 ``exact``
     The integral itself, from the method's segments (Theorem 1 of Ferri et al.
-    2019) and the per-(gamma, distribution) moment table of :mod:`threshold_choice.uncertainty`;
+    2019) and the per-(gamma, distribution) moment table of :mod:`threshold_choice.moment_tables`;
     error < 1e-9. Cost per run: O(number of segments) once, then O(table cells) per gamma
     (:func:`_integrate`). From
     ``gamma >= certainty_limit(w)`` (3.2e25 for the uniform) the ``gamma = inf`` value, within
@@ -41,18 +41,20 @@ from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import UNIFORM, CostDistribution, parse_cost_distribution
 from threshold_choice.errors import UserError
 from threshold_choice.methods import Selection
-from threshold_choice.uncertainty import (
+from threshold_choice.moment_tables import (
     GAMMA_WINDOWED,
-    PAPER_GRID_SIZE,
     CMeasure,
     Increments,
     MomentTable,
     Points,
-    Uncertainty,
     Weighted,
+    moment_table,
+)
+from threshold_choice.uncertainty import (
+    PAPER_GRID_SIZE,
+    Uncertainty,
     certainty_limit,
     check_grid_size,
-    moment_table,
 )
 
 Estimator = Literal["exact", "grid", "montecarlo"]
@@ -228,7 +230,7 @@ def _integrate(sel: Selection, tables: Sequence[MomentTable]) -> list[float]:
     Each is a sum of increments of the table's rows over the segments (and, for the skew
     variants' interpolation, of the rows at quadrature nodes): the work that does not depend
     on the table (the points' cells, the weights' power sums per cell; see
-    :class:`~threshold_choice.uncertainty.Increments`) is done once per selection, and each
+    :class:`~threshold_choice.moment_tables.Increments`) is done once per selection, and each
     table costs O(cells occupied). One pass over the segments in chunks of
     :data:`_SEGMENT_CHUNK`: memory is a few MB whatever the number of segments, and a
     selection's loss at one table does not depend on the other tables (bit for bit)."""

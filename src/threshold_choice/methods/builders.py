@@ -315,7 +315,8 @@ def uncertainty_aware_many(
     """:func:`uncertainty_aware` of each selection, with one posterior-mean inversion for the
     breaks of all the selections closed on the same side (it works point by point, so each
     selection's breaks are those it gets alone)."""
-    from threshold_choice.uncertainty import certainty_limit, moment_table
+    from threshold_choice.moment_tables import moment_table
+    from threshold_choice.uncertainty import certainty_limit
 
     for sel in sels:
         if sel.interpolating or sel.input_map is not None:
