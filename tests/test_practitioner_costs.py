@@ -201,12 +201,6 @@ def test_fixed_settings_outside_zero_one_are_refused():
         _losses(y, s, ["score-fixed"], [0.0], fixed_threshold=1.5)
 
 
-def test_the_classifier_refuses_the_fixed_methods_naming_what_to_use():
-    X, y = _named_data()
-    with pytest.raises(UserError, match="FixedThresholdClassifier"):
-        ThresholdChoiceClassifier(LogisticRegression(), method="score-fixed").fit(X, y)
-
-
 # -- --pos-label on the command line ---------------------------------------------------------
 
 

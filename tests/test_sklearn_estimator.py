@@ -14,6 +14,7 @@ from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
+    FixedThresholdClassifier,
     StratifiedKFold,
     TunedThresholdClassifierCV,
     cross_val_predict,
@@ -27,6 +28,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import PREDICT_METHODS, ThresholdChoiceClassifier
+from threshold_choice.evaluation import expected_losses
 from threshold_choice.scorers import cost_loss, make_cost_scorer
 
 
@@ -110,17 +112,25 @@ def _skew(c: float, pi0: float) -> float:
     return c * pi0 / (c * pi0 + (1 - c) * (1 - pi0))
 
 
+#: the fixed methods' threshold and rate in these tests (not the default 1/2)
+FIXED = {"fixed_threshold": 0.3, "fixed_rate": 0.65}
+
+
 @pytest.mark.parametrize("method", PREDICT_METHODS)
 def test_predictions_apply_the_methods_threshold_found_by_hand(data, method):
     gamma = 3.0
-    clf = _fit(data, method=method, gamma=gamma)
+    clf = _fit(data, method=method, gamma=gamma, **FIXED)
     X_train, X_test, y_train, _ = data
     s_train = clf.estimator_.predict_proba(X_train)[:, 1]
     s_test = clf.estimator_.predict_proba(X_test)[:, 1]
     pi0 = np.mean(y_train == 0)
     for c_hat in C_HATS:
         m = _posterior_mean(c_hat, gamma) if method.endswith("-aware") else c_hat
-        if method.startswith("score-driven"):
+        if method == "score-fixed":
+            assert clf.threshold(c_hat) == FIXED["fixed_threshold"]
+        elif method == "rate-fixed":
+            assert clf.threshold(c_hat) == _rate_by_hand(s_train, FIXED["fixed_rate"])
+        elif method.startswith("score-driven"):
             expected = _skew(m, pi0) if method.endswith("-z") else m
             assert clf.threshold(c_hat) == pytest.approx(expected, abs=1e-9)
         elif method.startswith("rate-driven"):
@@ -189,6 +199,41 @@ def test_decision_function_models_use_ranks(data):
     assert clf.threshold(0.3) == _train_optimal_by_hand(y_train, s_train, 0.3)
     with pytest.raises(UserError, match="needs probabilities"):
         ThresholdChoiceClassifier(svm, method="score-driven").fit(X_train, y_train)
+
+
+def test_score_fixed_predicts_as_scikit_learns_fixed_threshold_classifier(data):
+    X_train, X_test, y_train, _ = data
+    ours = _fit(data, method="score-fixed", fixed_threshold=0.3)
+    theirs = FixedThresholdClassifier(_model(), threshold=0.3).fit(X_train, y_train)
+    for c_hat in (0.1, 0.9):  # the cost proportion is ignored
+        np.testing.assert_array_equal(ours.predict(X_test, cost_proportion=c_hat),
+                                      theirs.predict(X_test))
+
+
+@pytest.mark.parametrize("method", ["score-fixed", "rate-fixed"])
+def test_fixed_methods_error_rate_is_their_expected_loss(data, method):
+    # Theorem 5 / Corollary 6 of paper 000: under the uniform belief a fixed threshold's
+    # expected loss, at every gamma, is its error rate on the test set
+    X_train, X_test, y_train, y_test = data
+    clf = _fit(data, method=method, cv=None, **FIXED)
+    error = float(np.mean(clf.predict(X_test) != y_test))
+    s_train = clf.predict_proba(X_train)[:, 1]
+    s_test = clf.predict_proba(X_test)[:, 1]
+    # rate-fixed's threshold is the reference (training) scores' attained rate nearest 0.65;
+    # on the test scores score-fixed at that threshold makes the same predictions
+    t = FIXED["fixed_threshold"] if method == "score-fixed" else _rate_by_hand(s_train, 0.65)
+    assert clf.threshold(0.5) == t
+    losses = expected_losses(y_test, s_test, train_y=y_train, train_s=s_train,
+                             methods=["score-fixed"], gammas=[0.0, 4.0, np.inf],
+                             settings={"fixed_threshold": float(t)})
+    np.testing.assert_allclose(losses["expected_loss"], error, atol=1e-12)
+
+
+def test_fixed_threshold_and_rate_outside_zero_one_are_refused(data):
+    with pytest.raises(UserError, match="fixed_threshold must be a number in"):
+        _fit(data, method="score-fixed", fixed_threshold=1.2)
+    with pytest.raises(UserError, match="fixed_rate must be a number in"):
+        _fit(data, method="rate-fixed", fixed_rate=-0.1)
 
 
 @pytest.mark.parametrize("method", ["test-optimal", "score-uniform", "rate-uniform", "nope"])

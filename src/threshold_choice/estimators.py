@@ -30,7 +30,11 @@ The methods a deployed classifier can apply (it does not know the labels of what
 ``train-optimal-aware``, ``score-driven-aware``
     the uncertainty-aware variants: knowing the certainty ``gamma`` of ``c_hat``, they use the
     posterior mean ``E[c | c_hat]`` instead of ``c_hat`` (see
-    :func:`threshold_choice.methods.uncertainty_aware`).
+    :func:`threshold_choice.methods.uncertainty_aware`);
+``score-fixed``, ``rate-fixed``
+    one threshold (``fixed_threshold``) or one predicted-0 rate of the reference scores
+    (``fixed_rate``) whatever ``c_hat`` (paper ``000_...``, Definitions 4 and 7): the
+    baselines a fixed deployment is, so that they can be compared with the methods above.
 
 ``test-optimal`` needs the labels of the examples it predicts and ``score-uniform`` /
 ``rate-uniform`` ignore ``c_hat``: they are evaluation baselines, not classifiers, and are
@@ -60,9 +64,11 @@ from threshold_choice.methods import (
     METHODS,
     PREDICTABLE,
     Selection,
+    SelectionOptions,
     make_selection,
     method_spec,
 )
+from threshold_choice.methods.builders import check_unit
 from threshold_choice.uncertainty import parse_gamma
 
 #: the methods :class:`ThresholdChoiceClassifier` can apply when predicting (a live view of
@@ -193,8 +199,8 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         fitted by :meth:`fit`.
     method : str, default="train-optimal"
         One of ``PREDICT_METHODS``: train-optimal, score-driven, rate-driven,
-        score-driven-z, rate-driven-z, train-optimal-aware, score-driven-aware (and the
-        registered methods that can predict).
+        score-driven-z, rate-driven-z, train-optimal-aware, score-driven-aware, score-fixed,
+        rate-fixed (and the registered methods that can predict).
     gamma : float, default=inf
         Certainty of ``c_hat``, ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)``; used by
         the ``*-aware`` methods only (``inf``: ``c_hat = c``, the plain method).
@@ -219,6 +225,13 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         scikit-learn splitter: those folds. ``None``: the fitted classifier's scores on its
         own training data, as in the paper. The classifier is fitted on all of ``X``
         either way.
+    fixed_threshold : float or None, default=None
+        Score-fixed's threshold, used whatever the cost proportion; ``None``: 1/2, the mean
+        of the uniform belief about ``c`` (scikit-learn's ``FixedThresholdClassifier`` does
+        the same for a given threshold; this one is evaluated as the other methods are).
+    fixed_rate : float or None, default=None
+        Rate-fixed's predicted-0 rate (the nearest the reference scores attain), used
+        whatever the cost proportion; ``None``: 1/2.
 
     Attributes
     ----------
@@ -273,6 +286,8 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         response_method: str = "auto",
         pos_label: Any = None,
         cv: Any = "auto",
+        fixed_threshold: float | None = None,
+        fixed_rate: float | None = None,
     ) -> None:
         self.estimator = estimator
         self.method = method
@@ -281,6 +296,8 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         self.response_method = response_method
         self.pos_label = pos_label
         self.cv = cv
+        self.fixed_threshold = fixed_threshold
+        self.fixed_rate = fixed_rate
 
     # -- fitting ---------------------------------------------------------------------------
     def _check_params(self) -> None:
@@ -290,6 +307,14 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             raise UserError(f"response_method must be one of {', '.join(RESPONSE_METHODS)}")
         _candidate_methods(self.response_method)
         parse_gamma(self.gamma)
+        self._options()  # checks the fixed threshold and rate
+
+    def _options(self) -> SelectionOptions:
+        for name in ("fixed_threshold", "fixed_rate"):
+            if getattr(self, name) is not None:
+                check_unit(name, getattr(self, name))
+        return SelectionOptions(gamma=parse_gamma(self.gamma),
+                                fixed_threshold=self.fixed_threshold, fixed_rate=self.fixed_rate)
 
     def fit(self, X: Any, y: ArrayLike, **fit_params: Any) -> ThresholdChoiceClassifier:
         """Fit the classifier and keep the reference scores the method needs.
@@ -452,7 +477,10 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         c_hat = c_hat.ravel()  # the input maps work on 1-d arrays
         sel = self._selection()
         lines = self.train_lines_
-        rule = method_spec(self.method).predict
+        spec = method_spec(self.method)
+        if spec.fixed_input is not None:  # score-fixed, rate-fixed: one input whatever c_hat
+            c_hat = np.full_like(c_hat, spec.fixed_input(self._options()))
+        rule = spec.predict
         if rule == "score":
             t = sel.inputs(c_hat)  # t = c_hat, its skew, or its posterior mean
         elif rule == "rate":

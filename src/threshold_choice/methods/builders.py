@@ -266,7 +266,7 @@ def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
 def score_fixed(test: CostLines, threshold: float) -> Selection:
     """Score-fixed: the fixed threshold ``t`` (predict 1 iff ``score > t``) whatever
     ``c_hat``: score-driven frozen at ``c_hat = t`` (paper 000, Definition 4)."""
-    _check_unit("the fixed threshold", threshold)
+    check_unit("the fixed threshold", threshold)
     return fixed(score_driven(test), threshold, "score-fixed")
 
 
@@ -276,11 +276,12 @@ def rate_fixed(
     """Rate-fixed: predict class 0 for the fixed fraction ``rate`` of the test examples
     whatever ``c_hat`` (interpolating as :func:`rate_driven` where that rate is not
     attainable): rate-driven frozen at ``c_hat = rate`` (paper 000, Definition 7)."""
-    _check_unit("the fixed rate", rate)
+    check_unit("the fixed rate", rate)
     return fixed(rate_driven(test, threshold_offset=threshold_offset), rate, "rate-fixed")
 
 
-def _check_unit(what: str, value: float) -> None:
+def check_unit(what: str, value: float) -> None:
+    """A :class:`UserError` unless ``value`` is a number in [0, 1] (``what`` names it)."""
     if not (isinstance(value, int | float | np.integer | np.floating) and 0.0 <= value <= 1.0):
         raise UserError(f"{what} must be a number in [0, 1], got {value!r}")
 

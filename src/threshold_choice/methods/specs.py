@@ -117,6 +117,10 @@ class MethodSpec:
         (train-optimal: test-optimal on the training scores); ``None``: this one.
     not_predictable : str
         Why the classifier cannot apply it (when ``predict`` is ``None``).
+    fixed_input : callable or None
+        For a method frozen at one input whatever ``c_hat`` (score-fixed, rate-fixed):
+        ``fixed_input(options)``, the ``c_hat`` at which ``predict_as`` is frozen (the fixed
+        threshold or rate). The classifier feeds it to ``predict_as`` in place of ``c_hat``.
     colour : str or None
         Its colour in the figures (matplotlib), ``None`` for one of the cycle's.
 
@@ -157,6 +161,7 @@ class MethodSpec:
     predict_as: str | None = None
     not_predictable: str = "cannot set a threshold from a cost proportion alone"
     colour: str | None = None
+    fixed_input: Callable[[SelectionOptions], float] | None = None
 
     @property
     def gamma_aware(self) -> bool:
@@ -472,6 +477,16 @@ def _train(train: CostLines | None) -> CostLines:
     return train
 
 
+def _fixed_threshold(o: SelectionOptions) -> float:
+    """Score-fixed's threshold: the one given, else the belief's mean ``E[c]``."""
+    return o.distribution.mean if o.fixed_threshold is None else o.fixed_threshold
+
+
+def _fixed_rate(o: SelectionOptions) -> float:
+    """Rate-fixed's predicted-0 rate: the one given, else the belief's mean ``E[c]``."""
+    return o.distribution.mean if o.fixed_rate is None else o.fixed_rate
+
+
 _ORACLE = "needs the labels of the examples it predicts (an oracle for evaluation)"
 _BUILTIN: tuple[MethodSpec, ...] = (
     MethodSpec(
@@ -548,21 +563,16 @@ _BUILTIN: tuple[MethodSpec, ...] = (
     ),
     MethodSpec(
         "score-fixed",
-        lambda t, tr, o: score_fixed(
-            t, o.distribution.mean if o.fixed_threshold is None else o.fixed_threshold),
+        lambda t, tr, o: score_fixed(t, _fixed_threshold(o)),
         "one threshold whatever c_hat (default E[c])",
-        reads_probabilities=True, label_free_breaks=True,
-        not_predictable="keeps one threshold whatever the cost proportion (for that, use "
-        "scikit-learn's FixedThresholdClassifier, or score-driven with one cost_proportion)",
+        reads_probabilities=True, label_free_breaks=True, predict="score",
+        predict_as="score-driven", fixed_input=_fixed_threshold,
     ),
     MethodSpec(
         "rate-fixed",
-        lambda t, tr, o: rate_fixed(t, o.distribution.mean if o.fixed_rate is None
-                                    else o.fixed_rate, threshold_offset=o.rate_threshold_offset),
+        lambda t, tr, o: rate_fixed(t, _fixed_rate(o), threshold_offset=o.rate_threshold_offset),
         "one predicted-0 rate whatever c_hat (default E[c])",
-        interpolates=True,
-        not_predictable="keeps one rate whatever the cost proportion (for that, use "
-        "rate-driven with one cost_proportion)",
+        interpolates=True, predict="rate", predict_as="rate-driven", fixed_input=_fixed_rate,
     ),
 )
 for _spec in _BUILTIN:
