@@ -206,3 +206,48 @@ def test_the_package_has_no_import_cycles():
     graph = package_imports(modules)
     assert "threshold_choice.methods.builders" in graph["threshold_choice.methods.specs"]
     assert import_cycles(graph) == []
+
+
+# -- one home for the results folder's layout ---------------------------------------------------
+
+#: spellings of the shared results paths that only ``reproduction.layout`` may write out
+LAYOUT_SPELLINGS = ("runs.parquet", "table5.csv", "_gamma-", "comparison/", '"comparison"',
+                    "/scores/", "/data/", "/splits/", "/runs/", "report.rst")
+WORKFLOW = PACKAGE.parents[1] / "workflow"
+
+
+def _code_lines(path: Path) -> list[tuple[int, str]]:
+    """The lines of ``path`` outside comments (docstrings and messages may name paths)."""
+    return [(i, line) for i, line in enumerate(path.read_text().splitlines(), 1)
+            if line.strip() and not line.strip().startswith("#")]
+
+
+def test_the_rules_name_shared_results_paths_only_through_the_layout():
+    offenders = [
+        f"{rules.name}:{i}: {line.strip()}"
+        for rules in sorted((WORKFLOW / "rules").glob("*.smk"))
+        for i, line in _code_lines(rules)
+        if "{R}/" in line and any(s in line for s in LAYOUT_SPELLINGS)
+    ]
+    assert not offenders, "write these paths with threshold_choice.reproduction.layout:\n" + \
+        "\n".join(offenders)
+
+
+def test_the_comparison_and_the_cli_read_the_results_through_the_layout():
+    for module in ("reproduction/comparison.py", "reproduction/config.py", "cli/compare.py"):
+        source = (PACKAGE / module).read_text()
+        code = [line for line in source.splitlines() if "/ \"" in line or "/ '" in line]
+        joined = [line for line in code if any(s in line for s in LAYOUT_SPELLINGS)]
+        assert not joined, f"{module} joins a results path itself: {joined}"
+
+
+def test_gamma_labels_of_the_paper_match_the_workflows_wildcard():
+    import re
+
+    from threshold_choice.reproduction import layout
+    from threshold_choice.uncertainty import PAPER_GAMMAS, gamma_label
+
+    pattern = re.compile(f"^({layout.GAMMA_LABEL})$")
+    for gamma in (*PAPER_GAMMAS, 0.5, 1e30, 2.5e-3):
+        assert pattern.match(gamma_label(gamma)), gamma
+    assert not pattern.match("-1") and not pattern.match("nan")

@@ -11,6 +11,7 @@ import pytest
 
 from threshold_choice.cli import main
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.comparison import (
     FINDINGS,
     TABLE_SPECS,
@@ -326,8 +327,8 @@ def test_the_compare_step_checks_the_findings_with_the_configured_baselines(resu
     def compare(baselines, folder):
         outputs = {**{name: folder / f"{name}_diff.csv" for name in TABLE_SPECS},
                    "summary": folder / "summary.csv", "findings": folder / "findings.csv"}
-        step_compare({name: results_dir / "tables" / spec[0] for name, spec in TABLE_SPECS.items()},
-                     results_dir / "runs.parquet", outputs, published_dir=PUBLISHED_DIR,
+        step_compare({name: layout.compared_table(results_dir, name) for name in TABLE_SPECS},
+                     layout.runs(results_dir), outputs, published_dir=PUBLISHED_DIR,
                      tolerance=0.0005, baselines=baselines)
         return outputs
 

@@ -15,6 +15,7 @@ import yaml
 from tests.conftest import REPO, SHARED
 from tests.test_workflow import snakemake
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.config import _GAMMA_LABEL, check_config
 from threshold_choice.reproduction.tables import PUBLISHED_FILES
 from threshold_choice.uncertainty import parse_gamma
@@ -324,11 +325,11 @@ def test_the_schema_bounds_numbers(tmp_path, section, key, value, limit):
 
 
 def test_gamma_labels_of_the_check_match_the_workflows_wildcard():
-    # the check must accept exactly the gamma labels that common.smk's wildcard accepts
+    # the check must accept exactly the gamma labels that common.smk's wildcard accepts: both
+    # read the layout's pattern
     common = (REPO / "workflow" / "rules" / "common.smk").read_text()
-    wildcard = re.search(r'gamma=r"([^"]+)"', common)
-    assert wildcard is not None
-    assert _GAMMA_LABEL.pattern == f"^({wildcard.group(1)})$"
+    assert re.search(r"^\s*gamma=layout\.GAMMA_LABEL,$", common, re.M)
+    assert _GAMMA_LABEL.pattern == f"^({layout.GAMMA_LABEL})$"
 
 
 @pytest.mark.slow

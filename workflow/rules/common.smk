@@ -8,6 +8,7 @@ from threshold_choice._yaml import safe_load
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import import_estimator, registry_entries
 from threshold_choice.models.weka import is_weka_estimator
+from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.config import check_config, table_methods
 from threshold_choice.reproduction.jobs import dataset_jobs
 from threshold_choice.reproduction.paper import (
@@ -150,12 +151,12 @@ os.environ.setdefault(
 wildcard_constraints:
     dataset=r"[A-Za-z0-9_.-]+",
     model=r"[A-Za-z0-9_.-]+",
-    gamma=r"inf|[0-9]+(\.[0-9]+)?(e[+-][0-9]+)?",
+    gamma=layout.GAMMA_LABEL,
 
 
 def all_outputs():
     return [
-        f"{R}/runs.parquet",
+        layout.runs(R),
         *table_outputs(),
         *figure_outputs(),
         *comparison_outputs(),
@@ -179,9 +180,14 @@ def extra_table_outputs(stem):
 def figure_files(stem):
     """The files of figure ``stem`` (fig1..fig9): one per configured format, the first shown
     in the report with the figure's caption, and the plotted data (CSV)."""
-    path = f"{R}/figures/{stem}"
-    shown = report(f"{path}.{FIG}", caption=f"../report/{stem}.rst", category="Figures")
-    return [shown] + [f"{path}.{ext}" for ext in FIGURE_FORMATS[1:]] + [f"{path}.csv"]
+    shown = report(
+        layout.figure(R, stem, FIG), caption=f"../report/{stem}.rst", category="Figures"
+    )
+    return (
+        [shown]
+        + [layout.figure(R, stem, ext) for ext in FIGURE_FORMATS[1:]]
+        + [layout.figure(R, stem, "csv")]
+    )
 
 
 # a configuration with datasets or model types beyond the paper's gets extended Tables 7 and 8
@@ -189,20 +195,20 @@ def figure_files(stem):
 EXTENDS_PAPER = extends_paper(DATASETS, MODELS, config["comparison"]["published"])
 
 
-def tables_78(folder, number):
-    """The CSVs of Table ``number`` (7 or 8) at every gamma, in ``folder``."""
-    return [f"{folder}/table{number}_gamma-{g}.csv" for g in GAMMAS]
+def tables_78(number, extended=False):
+    """The CSVs of Table ``number`` (7 or 8) at every gamma (``extended``: over every run)."""
+    return [layout.table(R, number, g, extended=extended) for g in GAMMAS]
 
 
 def extended_tables(number):
     """The extended Table ``number`` CSVs (none when the configuration is within the paper)."""
-    return tables_78(f"{R}/tables/extended", number) if EXTENDS_PAPER else []
+    return tables_78(number, extended=True) if EXTENDS_PAPER else []
 
 
 def table_outputs():
-    csvs = [f"{R}/tables/table5.csv"]
+    csvs = [layout.table(R, 5)]
     for number in (7, 8):
-        csvs += tables_78(f"{R}/tables", number) + extended_tables(number)
+        csvs += tables_78(number) + extended_tables(number)
     return [f"{csv[:-4]}.{ext}" for csv in csvs for ext in TABLE_FORMATS]
 
 
@@ -228,7 +234,6 @@ def figure_outputs():
 
 
 def comparison_outputs():
-    names = ["summary", "findings", "table5_diff", "table7_diff", "table8_diff"]
-    return [f"{R}/comparison/{name}.csv" for name in names] + [
-        f"{R}/comparison/report.rst"
+    return [layout.comparison(R, name) for name in layout.COMPARISON_FILES] + [
+        layout.report_page(R)
     ]

@@ -4,24 +4,24 @@
 
 rule compare:
     input:
-        table5=f"{R}/tables/table5.csv",
-        table7=f"{R}/tables/table7_gamma-inf.csv",
-        table8=f"{R}/tables/table8_gamma-inf.csv",
-        runs=f"{R}/runs.parquet",
+        table5=layout.compared_table(R, "table5"),
+        table7=layout.compared_table(R, "table7"),
+        table8=layout.compared_table(R, "table8"),
+        runs=layout.runs(R),
     output:
         summary=report(
-            f"{R}/comparison/summary.csv",
+            layout.comparison(R, "summary"),
             caption="../report/comparison.rst",
             category="Comparison",
         ),
         findings=report(
-            f"{R}/comparison/findings.csv",
+            layout.comparison(R, "findings"),
             caption="../report/findings.rst",
             category="Comparison",
         ),
-        table5_diff=f"{R}/comparison/table5_diff.csv",
-        table7_diff=f"{R}/comparison/table7_diff.csv",
-        table8_diff=f"{R}/comparison/table8_diff.csv",
+        table5_diff=layout.comparison(R, "table5_diff"),
+        table7_diff=layout.comparison(R, "table7_diff"),
+        table8_diff=layout.comparison(R, "table8_diff"),
     log:
         f"{R}/logs/compare.log",
     benchmark:
@@ -38,21 +38,19 @@ rule compare:
 
 rule report_page:
     input:
-        summary=f"{R}/comparison/summary.csv",
-        findings=f"{R}/comparison/findings.csv",
-        table5_diff=f"{R}/comparison/table5_diff.csv",
-        table7_diff=f"{R}/comparison/table7_diff.csv",
-        table8_diff=f"{R}/comparison/table8_diff.csv",
-        table7=f"{R}/tables/table7_gamma-inf.csv",
-        table8=f"{R}/tables/table8_gamma-inf.csv",
-        timings=expand(
-            f"{R}/scores/{{dataset}}/{{model}}.timings.csv",
-            dataset=DATASETS,
-            model=MODELS,
-        ),
+        summary=layout.comparison(R, "summary"),
+        findings=layout.comparison(R, "findings"),
+        table5_diff=layout.comparison(R, "table5_diff"),
+        table7_diff=layout.comparison(R, "table7_diff"),
+        table8_diff=layout.comparison(R, "table8_diff"),
+        table7=layout.compared_table(R, "table7"),
+        table8=layout.compared_table(R, "table8"),
+        timings=[
+            layout.scores(R, d, m, "timings.csv") for d in DATASETS for m in MODELS
+        ],
     output:
         # the first page of `snakemake --report` (workflow/report/workflow.rst includes it)
-        f"{R}/comparison/report.rst",
+        layout.report_page(R),
     log:
         f"{R}/logs/report_page.log",
     benchmark:

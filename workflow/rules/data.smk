@@ -8,9 +8,9 @@ for number, members in enumerate(DATASET_JOBS, start=1):
         name:
             f"prepare_{number}"
         output:
-            parquet=[f"{R}/data/{d}.parquet" for d in members],
-            meta=[f"{R}/data/{d}.json" for d in members],
-            splits=[f"{R}/splits/{d}.csv" for d in members],
+            parquet=[layout.data(R, d) for d in members],
+            meta=[layout.data(R, d, "json") for d in members],
+            splits=[layout.splits(R, d) for d in members],
         log:
             [f"{R}/logs/prepare/{d}.log" for d in members],
         benchmark:

@@ -11,10 +11,10 @@ for number, members in enumerate(DATASET_JOBS, start=1):
         name:
             f"evaluate_{number}"
         input:
-            scores=[f"{R}/scores/{d}/{m}.parquet" for d in members for m in MODELS],
+            scores=[layout.scores(R, d, m) for d in members for m in MODELS],
         output:
-            runs=[f"{R}/runs/{d}.parquet" for d in members],
-            timings=[f"{R}/runs/{d}.timings.csv" for d in members],
+            runs=[layout.dataset_runs(R, d) for d in members],
+            timings=[layout.dataset_runs(R, d, "timings.csv") for d in members],
         log:
             [f"{R}/logs/evaluate/{d}.log" for d in members],
         benchmark:
@@ -44,10 +44,10 @@ for number, members in enumerate(DATASET_JOBS, start=1):
 
 rule collect_runs:
     input:
-        expand(f"{R}/runs/{{dataset}}.parquet", dataset=DATASETS),
+        [layout.dataset_runs(R, d) for d in DATASETS],
     output:
         # not in the report: a binary of 1-2 MB (the tables and figures summarise it)
-        runs=f"{R}/runs.parquet",
+        runs=layout.runs(R),
     log:
         f"{R}/logs/collect_runs.log",
     benchmark:

@@ -6,7 +6,7 @@
 
 rule figures_runs:
     input:
-        runs=f"{R}/runs.parquet",
+        runs=layout.runs(R),
     output:
         fig5=figure_files("fig5"),
         fig6=figure_files("fig6"),
@@ -46,9 +46,9 @@ rule figures_toy:
 rule figure1:
     input:
         source=(
-            f"{R}/data/{FIG1_DATASET}.parquet"
+            layout.data(R, FIG1_DATASET)
             if FIG1_PAPER
-            else f"{R}/scores/{FIG1_DATASET}/{FIG1_MODEL}.parquet"
+            else layout.scores(R, FIG1_DATASET, FIG1_MODEL)
         ),
         weka_jar=weka_jar_input() if FIG1_PAPER else [],
     output:
@@ -71,7 +71,7 @@ rule figure1:
 
 rule figures_credit_a:
     input:
-        scores=expand(f"{R}/scores/credit-a/{{model}}.parquet", model=credit_a_models()),
+        scores=[layout.scores(R, "credit-a", m) for m in credit_a_models()],
     output:
         **{stem: figure_files(stem) for stem in credit_a_figure_stems()},
     log:

@@ -13,12 +13,14 @@ for number, members in enumerate(DATASET_JOBS, start=1):
         name:
             f"score_{number}"
         input:
-            parquet=[f"{R}/data/{d}.parquet" for d in members],
-            splits=[f"{R}/splits/{d}.csv" for d in members],
+            parquet=[layout.data(R, d) for d in members],
+            splits=[layout.splits(R, d) for d in members],
             weka_jar=weka_jar_input(),
         output:
-            scores=[f"{R}/scores/{d}/{m}.parquet" for d in members for m in MODELS],
-            timings=[f"{R}/scores/{d}/{m}.timings.csv" for d in members for m in MODELS],
+            scores=[layout.scores(R, d, m) for d in members for m in MODELS],
+            timings=[
+                layout.scores(R, d, m, "timings.csv") for d in members for m in MODELS
+            ],
         log:
             [f"{R}/logs/score/{d}.log" for d in members],
         benchmark:

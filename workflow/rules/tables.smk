@@ -4,12 +4,12 @@
 
 rule table5:
     input:
-        parquet=expand(f"{R}/data/{{dataset}}.parquet", dataset=DATASETS),
+        parquet=[layout.data(R, d) for d in DATASETS],
     output:
         csv=report(
-            f"{R}/tables/table5.csv", caption="../report/table5.rst", category="Tables"
+            layout.table(R, 5), caption="../report/table5.rst", category="Tables"
         ),
-        other=extra_table_outputs(f"{R}/tables/table5"),
+        other=extra_table_outputs(layout.table(R, 5)[:-4]),
     log:
         f"{R}/logs/table5.log",
     benchmark:
@@ -26,7 +26,7 @@ rule table5:
 
 rule tables:
     input:
-        runs=f"{R}/runs.parquet",
+        runs=layout.runs(R),
     output:
         table7=[
             report(
@@ -35,7 +35,7 @@ rule tables:
                 category="Tables",
                 subcategory="Table 7 (by model)",
             )
-            for path in tables_78(f"{R}/tables", 7)
+            for path in tables_78(7)
         ],
         table8=[
             report(
@@ -44,15 +44,15 @@ rule tables:
                 category="Tables",
                 subcategory="Table 8 (by dataset)",
             )
-            for path in tables_78(f"{R}/tables", 8)
+            for path in tables_78(8)
         ],
         extended7=extended_tables(7),
         extended8=extended_tables(8),
         other=[
             path
             for csv in [
-                *tables_78(f"{R}/tables", 7),
-                *tables_78(f"{R}/tables", 8),
+                *tables_78(7),
+                *tables_78(8),
                 *extended_tables(7),
                 *extended_tables(8),
             ]

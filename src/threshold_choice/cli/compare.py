@@ -9,6 +9,7 @@ from pathlib import Path
 
 from threshold_choice.cli import COMMANDS
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.paper import PUBLISHED_DIR, TOLERANCE
 
 
@@ -50,8 +51,11 @@ def _run(args: argparse.Namespace) -> int:
         for row in findings.itertuples():
             why = f": {row.cause}" if row.cause else ""
             print(f"  [{'yes' if row.reproduced else 'no '}] {row.id}{why}")
-    print(f"\nwritten to {Path(args.results) / 'comparison'}")
+    print(f"\nwritten to {layout.comparison_folder(args.results)}")
     return 0
+
+
+_RESULTS = "RESULTS"  # --results, as the help names it
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,10 +63,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "compare",
         help=COMMANDS["compare"].help,
         description=(
-            "Reads RESULTS/tables/{table5,table7_gamma-inf,table8_gamma-inf}.csv and "
-            "RESULTS/runs.parquet; writes RESULTS/comparison/{table5,table7,table8}_diff.csv, "
-            "summary.csv and findings.csv; prints the summary, every cell that differs with its "
-            "known cause, and the findings."
+            f"Reads {', '.join(layout.compared_table(_RESULTS, t) for t in layout.COMPARED_TABLES)}"
+            f" and {layout.runs(_RESULTS)}; writes "
+            f"{', '.join(f'{n}.csv' for n in layout.COMPARISON_FILES)} in "
+            f"{layout.comparison_folder(_RESULTS)}; prints the summary, every cell that differs "
+            "with its known cause, and the findings."
         ),
     )
     parser.add_argument("--results", required=True, type=Path, help="the results folder")

@@ -11,6 +11,8 @@ It owns the paper's facts and the workflow's steps, one module each:
   ``workflow/scripts/`` only unpack ``snakemake`` and call them), by concern (``prepare``,
   ``score``, ``weka``, ``evaluate``, ``report``), with ``log_to``;
 * :mod:`~threshold_choice.reproduction.runs`: the runs table's columns and metadata;
+* :mod:`~threshold_choice.reproduction.layout`: the results folder's layout (the paths the
+  rules, the comparison and the CLI share);
 * :mod:`~threshold_choice.reproduction.scores`, :mod:`~threshold_choice.reproduction.score_cache`,
   :mod:`~threshold_choice.reproduction.provenance`: fitting the registered models on every
   split, the content-addressed cache of their scores, the software versions recorded;

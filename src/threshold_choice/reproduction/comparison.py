@@ -41,6 +41,7 @@ import pyarrow as pa
 
 from threshold_choice.atomic import write_text_atomic
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.paper import TOLERANCE
 from threshold_choice.reproduction.tables import (
     BASELINES,
@@ -647,11 +648,11 @@ def qualitative_findings(
 
 # -- the whole comparison ----------------------------------------------------------------------
 
-#: table name -> (our file under tables/, published table, key, columns)
-TABLE_SPECS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
-    "table5": ("table5.csv", "table5", "number", ("instances", "attributes", "majority")),
-    "table7": ("table7_gamma-inf.csv", "table7", "model", VALUE_COLUMNS),
-    "table8": ("table8_gamma-inf.csv", "table8", "dataset", VALUE_COLUMNS),
+#: table name -> (published table, key, columns); our file is ``layout.compared_table``
+TABLE_SPECS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "table5": ("table5", "number", ("instances", "attributes", "majority")),
+    "table7": ("table7", "model", VALUE_COLUMNS),
+    "table8": ("table8", "dataset", VALUE_COLUMNS),
 }
 
 
@@ -784,7 +785,7 @@ def compare_files(
     note = "; ".join(notes)
     cause_rows = known_causes(causes if causes is not None else published / CAUSES_FILE)
     out: dict[str, pd.DataFrame] = {}
-    for name, (_, pub_name, key, columns) in TABLE_SPECS.items():
+    for name, (pub_name, key, columns) in TABLE_SPECS.items():
         ours = _read_csv(Path(tables[name]), f"our {name}")
         pub = _read_csv(published / PUBLISHED_FILES[pub_name], f"published {name}")
         # the paper's rows only: a configuration's other datasets and models are extensions
@@ -825,16 +826,15 @@ def compare_results(
     baselines: Sequence[str] = BASELINES,
     causes: str | Path | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """:func:`compare_files` on the workflow's layout: the tables in ``<results_dir>/tables``
-    and ``<results_dir>/runs.parquet``, the outputs listed in the module docstring written to
-    ``<results_dir>/comparison/``."""
-    results = Path(results_dir)
-    target = results / "comparison"
+    """:func:`compare_files` on the workflow's layout (:mod:`.layout`): the tables at
+    gamma = inf and the runs table of ``results_dir``, the outputs listed in the module
+    docstring written to its ``comparison/`` folder."""
     return compare_files(
-        {name: results / "tables" / spec[0] for name, spec in TABLE_SPECS.items()},
-        results / "runs.parquet",
-        {**{name: target / f"{name}_diff.csv" for name in TABLE_SPECS},
-         "summary": target / "summary.csv", "findings": target / "findings.csv"},
+        {name: layout.compared_table(results_dir, name) for name in TABLE_SPECS},
+        layout.runs(results_dir),
+        {**{name: layout.comparison(results_dir, f"{name}_diff") for name in TABLE_SPECS},
+         "summary": layout.comparison(results_dir, "summary"),
+         "findings": layout.comparison(results_dir, "findings")},
         published_dir, tolerance, findings_tol=findings_tol, baselines=baselines,
         causes=causes,
     )

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.paper import PAPER_METHODS
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
@@ -59,8 +60,7 @@ _NUMERIC_KEYS: tuple[tuple[tuple[str, ...], bool], ...] = (
 )
 #: what a gamma's label in the result file names must look like (``common.smk``'s wildcard)
 # as format_gamma writes them: inf, 16, 0.5, 1e-05, 1e+300 (the workflow's gamma wildcard)
-_GAMMA_LABEL = re.compile(r"^(inf|[0-9]+(\.[0-9]+)?(e[+-][0-9]+)?)$")
-_GAMMA_LABEL_MAX = 64  # characters: file names stay far below the usual 255-byte limit
+_GAMMA_LABEL = re.compile(f"^({layout.GAMMA_LABEL})$")
 
 
 def _values_at(config: Mapping[str, Any], keys: Sequence[str]) -> list[Any]:
@@ -174,7 +174,7 @@ def _check_same_conditions(config: Mapping[str, Any], root: Path) -> None:
     from threshold_choice.reproduction.runs import read_runs_metadata
 
     text = str(config["results"])
-    runs = (Path(text) if Path(text).is_absolute() else root / text) / "runs.parquet"
+    runs = Path(layout.runs(Path(text) if Path(text).is_absolute() else root / text))
     if not runs.is_file():
         return
     try:
@@ -327,7 +327,7 @@ def _check_gammas(raw: Sequence[Any]) -> None:
             )
         seen[gamma] = value
         label = format_gamma(gamma)
-        if not _GAMMA_LABEL.match(label) or len(label) > _GAMMA_LABEL_MAX:
+        if not _GAMMA_LABEL.match(label) or len(label) > layout.GAMMA_LABEL_MAX:
             shown = label if len(label) <= 20 else f"{label[:20]}..."
             raise UserError(
                 f"config: evaluation.gammas: {value!r} would name its result files "

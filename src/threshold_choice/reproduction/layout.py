@@ -1,0 +1,128 @@
+"""The results folder's layout: where the workflow writes what the comparison and the CLI read.
+
+One home for the paths more than one part of the project names (the rules, the comparison,
+``threshold-choice compare``, the report); each function takes the results folder and
+returns a path as a string, the form Snakemake rules take. Logs and benchmarks are named by
+their rules alone.
+
+::
+
+    <results>/data/<dataset>.parquet                prepared dataset (and .json: metadata)
+    <results>/splits/<dataset>.csv                  its train/test splits
+    <results>/scores/<dataset>/<model>.parquet      scores of every split (and .timings.csv)
+    <results>/runs/<dataset>.parquet                one dataset's runs (and .timings.csv)
+    <results>/runs.parquet                          one row per run, method and gamma
+    <results>/tables/table5.csv                     Table 5
+    <results>/tables/table<7|8>_gamma-<g>.csv       Tables 7 and 8 at each gamma
+    <results>/tables/extended/...                   the same over every run (a study beyond
+                                                    the paper's)
+    <results>/figures/<fig1..fig9>.<ext>            the figures and their data (csv)
+    <results>/comparison/<name>.csv                 the comparison with the paper
+    <results>/comparison/report.rst                 the report's first page (``report_page``)
+
+Gamma labels in file names (``<g>``) are :func:`~threshold_choice.uncertainty.gamma_label`:
+``inf`` or a plain number, matching :data:`GAMMA_LABEL`.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: a gamma's label in file names (``inf``, ``4``, ``0.5``, ``1e+30``): the workflow's
+#: wildcard constraint and the configuration check read it
+GAMMA_LABEL = r"inf|[0-9]+(\.[0-9]+)?(e[+-][0-9]+)?"
+#: the longest gamma label the configuration accepts (file names stay far below the usual
+#: 255-byte limit)
+GAMMA_LABEL_MAX = 64
+#: the tables the comparison compares with the published ones, by name
+COMPARED_TABLES: tuple[str, ...] = ("table5", "table7", "table8")
+#: the comparison's CSV outputs (``<name>.csv`` in ``comparison/``)
+COMPARISON_FILES: tuple[str, ...] = (
+    "summary", "findings", "table5_diff", "table7_diff", "table8_diff",
+)
+
+
+def _join(results: str | os.PathLike[str], *parts: str) -> str:
+    return os.path.join(os.fspath(results), *parts)
+
+
+def data(results: str | os.PathLike[str], dataset: str, ext: str = "parquet") -> str:
+    """The prepared dataset ``dataset`` (``ext="json"``: its metadata)."""
+    return _join(results, "data", f"{dataset}.{ext}")
+
+
+def splits(results: str | os.PathLike[str], dataset: str) -> str:
+    """The train/test splits of ``dataset``."""
+    return _join(results, "splits", f"{dataset}.csv")
+
+
+def scores(results: str | os.PathLike[str], dataset: str, model: str,
+           ext: str = "parquet") -> str:
+    """The scores of ``model`` on ``dataset``, every split (``ext="timings.csv"``: the
+    time each split's fit and scoring took)."""
+    return _join(results, "scores", dataset, f"{model}.{ext}")
+
+
+def runs(results: str | os.PathLike[str]) -> str:
+    """The runs table: one row per dataset, model, split, method and gamma."""
+    return _join(results, "runs.parquet")
+
+
+def dataset_runs(results: str | os.PathLike[str], dataset: str, ext: str = "parquet") -> str:
+    """The runs of one dataset, before they are collected (``ext="timings.csv"``: the
+    evaluation's times)."""
+    return _join(results, "runs", f"{dataset}.{ext}")
+
+
+def table(results: str | os.PathLike[str], number: int, gamma: str = "inf", *,
+          extended: bool = False) -> str:
+    """Table ``number``'s CSV: Table 5, or Table 7 or 8 at the gamma labelled ``gamma``
+    (``extended``: over every run, for a study beyond the paper's)."""
+    folder = ("tables", "extended") if extended else ("tables",)
+    name = "table5.csv" if number == 5 else f"table{number}_gamma-{gamma}.csv"
+    return _join(results, *folder, name)
+
+
+def compared_table(results: str | os.PathLike[str], name: str) -> str:
+    """The CSV of ``name`` (one of :data:`COMPARED_TABLES`) the comparison reads: Table 5,
+    Tables 7 and 8 at gamma = inf (the published ones' certainty)."""
+    return table(results, int(name.removeprefix("table")))
+
+
+def comparison(results: str | os.PathLike[str], name: str) -> str:
+    """The comparison's output ``name`` (one of :data:`COMPARISON_FILES`)."""
+    return _join(results, "comparison", f"{name}.csv")
+
+
+def report_page(results: str | os.PathLike[str]) -> str:
+    """The first page of the Snakemake report (the comparison, explained)."""
+    return _join(results, "comparison", "report.rst")
+
+
+def comparison_folder(results: str | os.PathLike[str]) -> str:
+    """The folder of the comparison's outputs."""
+    return _join(results, "comparison")
+
+
+def figure(results: str | os.PathLike[str], stem: str, ext: str) -> str:
+    """Figure ``stem`` (``fig1`` ... ``fig9``) in format ``ext`` (``csv``: its data)."""
+    return _join(results, "figures", f"{stem}.{ext}")
+
+
+__all__ = [
+    "COMPARED_TABLES",
+    "COMPARISON_FILES",
+    "GAMMA_LABEL",
+    "GAMMA_LABEL_MAX",
+    "compared_table",
+    "comparison",
+    "comparison_folder",
+    "data",
+    "dataset_runs",
+    "figure",
+    "report_page",
+    "runs",
+    "scores",
+    "splits",
+    "table",
+]
