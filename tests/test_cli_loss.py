@@ -34,7 +34,8 @@ def test_prints_one_row_per_method_and_gamma_then_metrics(test_csv, tmp_path, ca
     assert len(losses) == 4 * 2
     assert set(losses["gamma"]) == {"inf", "4"}
     metrics = pd.read_csv(StringIO(metrics_text)).set_index("metric")["value"]
-    assert list(metrics.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv", "H"]
+    assert list(metrics.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv", "CL_conv",
+                                   "LogLoss", "LogLoss_CL_conv", "LogLoss_RL_conv", "H"]
     sd = losses[(losses.method == "score-driven") & (losses.gamma == "inf")]
     assert sd["expected_loss"].item() == pytest.approx(metrics["BS"], abs=1e-9)
 

@@ -31,13 +31,14 @@ from threshold_choice.plotting import (
     DecisionCurveDisplay,
     FCostDisplay,
     FROCDisplay,
+    LogOddsRegretDisplay,
     ROCDisplay,
 )
 from threshold_choice.plotting._base import HANDLE_LENGTH
 from threshold_choice.plotting._common import DATA_COLUMNS
 
 DISPLAYS = [CostCurveDisplay, BrierCurveDisplay, CertaintyDisplay, DecisionCurveDisplay,
-            FROCDisplay, FCostDisplay, ROCDisplay]
+            FROCDisplay, FCostDisplay, ROCDisplay, LogOddsRegretDisplay]
 # few gammas keep the certainty display quick
 FAST = {CertaintyDisplay: {"gammas": [math.inf, 4.0, 1.0, 0.0]}}
 

@@ -1,4 +1,4 @@
-"""A documented API: every public object (``threshold_choice.__all__`` and the seven Displays
+"""A documented API: every public object (``threshold_choice.__all__`` and the eight Displays
 with their ``from_predictions``, ``from_estimator`` and ``plot``) has a numpydoc docstring
 that numpydoc's validator accepts, and its examples run as doctests, one test per object.
 The constants of ``__all__`` (numpydoc validates callables and classes only) each have a
@@ -24,7 +24,7 @@ from numpydoc.validate import ERROR_MSGS, Validator, get_doc_object, validate
 import threshold_choice
 
 DISPLAYS = ("CostCurveDisplay", "BrierCurveDisplay", "CertaintyDisplay", "DecisionCurveDisplay",
-            "FROCDisplay", "FCostDisplay", "ROCDisplay")
+            "FROCDisplay", "FCostDisplay", "ROCDisplay", "LogOddsRegretDisplay")
 DISPLAY_METHODS = ("from_predictions", "from_estimator", "plot")
 
 #: numpydoc's checks this API keeps: all of them but four.

@@ -98,9 +98,10 @@ def test_calibration_metrics_are_left_empty_for_scores_outside_0_1(tmp_path, cap
     assert main(["loss", "--test", str(path), "--method", "test-optimal"]) == 0
     captured = capsys.readouterr()
     metrics = pd.read_csv(StringIO(captured.out.split("\n\n")[1])).set_index("metric")["value"]
-    assert metrics[["BS", "MAE", "CL"]].isna().all()
+    assert metrics[["BS", "MAE", "CL", "CL_conv", "LogLoss", "LogLoss_CL_conv"]].isna().all()
     assert metrics["AUC"] == pytest.approx(roc_auc_score(y, s), abs=1e-9)  # printed %.10g
-    assert "BS, MAE, CL left empty" in captured.err
+    assert metrics[["RL_conv", "LogLoss_RL_conv"]].notna().all()  # the order's only
+    assert "BS, MAE, CL, CL_conv, LogLoss, LogLoss_CL_conv left empty" in captured.err
 
 
 def test_json_output_is_standard_json_with_null_for_undefined_metrics(tmp_path, capsys):

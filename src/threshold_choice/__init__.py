@@ -29,11 +29,14 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   The functions ``expected_loss`` and ``bootstrap`` share their module's name, which Python
   binds to the package once the module is imported: import them from their modules;
 * metrics: :func:`auc`, :func:`compute_metrics`, :func:`h_measure`,
-  :func:`bounded_brier_score`, :func:`bounded_log_loss`, the top-K metrics
-  :func:`precision_at_k`, :func:`recall_at_k`, :func:`average_precision` (``metrics``); net
-  benefit and decision curves (``decision_curves``); F-measure contexts, the F-optimal
-  threshold and the isometrics (:func:`f_optimal_threshold`, :func:`f_isometric`,
-  :func:`accuracy_isometric`; ``fmeasure``); ROC space,
+  :func:`bounded_brier_score`, :func:`bounded_log_loss`, :func:`shifted_brier_score`, the
+  top-K metrics :func:`precision_at_k`, :func:`recall_at_k`, :func:`average_precision`
+  (``metrics``); the isotonic calibration / refinement decompositions
+  :func:`brier_decomposition`, :func:`log_loss_decomposition` (a :class:`ScoreDecomposition`)
+  and the :func:`regret_curves` they are areas of (``calibration``); net benefit and decision
+  curves, :func:`rescaled_decision_curve` included (``decision_curves``); F-measure
+  contexts, the F-optimal threshold and the isometrics (:func:`f_optimal_threshold`,
+  :func:`f_isometric`, :func:`accuracy_isometric`; ``fmeasure``); ROC space,
   :func:`roc_points`, :func:`auch`, :func:`step_roc_cost_area`,
   :func:`instance_uniform_loss` (``roc``); score transformations :func:`evenly_spaced`,
   :func:`pav_calibrated` (``score_transforms``); class-prior contexts
@@ -82,9 +85,15 @@ _EXPORTS: dict[str, str] = {
     "h_measure": "metrics",
     "bounded_brier_score": "metrics",
     "bounded_log_loss": "metrics",
+    "shifted_brier_score": "metrics",
+    "ScoreDecomposition": "calibration",
+    "brier_decomposition": "calibration",
+    "log_loss_decomposition": "calibration",
+    "regret_curves": "calibration",
     "net_benefit": "decision_curves",
     "decision_curve": "decision_curves",
     "expected_net_benefit": "decision_curves",
+    "rescaled_decision_curve": "decision_curves",
     "FCostLines": "fmeasure",
     "expected_f_loss": "fmeasure",
     "f_optimal_threshold": "fmeasure",
@@ -101,6 +110,7 @@ _EXPORTS: dict[str, str] = {
     "BrierCurveDisplay": "plotting",
     "CertaintyDisplay": "plotting",
     "DecisionCurveDisplay": "plotting",
+    "LogOddsRegretDisplay": "plotting",
     "FROCDisplay": "plotting",
     "FCostDisplay": "plotting",
     "ROCDisplay": "plotting",

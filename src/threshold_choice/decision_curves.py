@@ -197,6 +197,95 @@ def decision_curve(
     )
 
 
+#: the rescalings of the threshold axis of paper 002's Thms C.3 and C.4 (``x = phi(t)``)
+RESCALINGS: tuple[str, ...] = ("quadratic", "log")
+
+
+def rescale_thresholds(thresholds: ArrayLike, scale: str) -> FloatArray:
+    """``phi(t)``: ``-(1 - t)^2 / 2`` (``"quadratic"``, Thm C.3) or ``ln t`` (``"log"``,
+    Thm C.4; ``t > 0``); ``"linear"``: ``t`` itself."""
+    t = _thresholds(thresholds)
+    if scale == "linear":
+        return t
+    if scale == "quadratic":
+        return -((1.0 - t) ** 2) / 2.0
+    if scale == "log":
+        if np.any(t <= 0.0):
+            raise UserError("the log-rescaled decision curve needs thresholds t > 0 (x = ln t)")
+        return np.log(t)
+    raise UserError(f"scale must be one of linear, {', '.join(RESCALINGS)}; got {scale!r}")
+
+
+def rescaled_decision_curve(
+    y: ArrayLike,
+    s: ArrayLike,
+    thresholds: ArrayLike | None = None,
+    *,
+    scale: str = "quadratic",
+    inclusive: bool = False,
+) -> pd.DataFrame:
+    """Compute the decision curve against a rescaled threshold axis (paper 002, App. C).
+
+    The decision curve (:func:`decision_curve`) with ``x = phi(t)``: on ``x = -(1 - t)^2 /
+    2`` (``scale="quadratic"``, Thm C.3, ``dx = (1 - t) dt``) the area between ``pi1`` and
+    the net benefit over ``[phi(a), phi(b)]`` is ``integral_a^b R(t) dt``, the regret
+    integrated over the thresholds: **half** the bounded Brier score
+    (:func:`~threshold_choice.metrics.bounded_brier_score`; the paper's Fig. 4 says the
+    whole of it, the factor 2 of its Thms 4.1 and 4.3). On ``x = ln t`` (``scale="log"``,
+    Thm C.4, ``dx = dt / t``) the area is ``integral_a^b R(t) dt / (t (1 - t))``, the
+    bounded log loss (:func:`~threshold_choice.metrics.bounded_log_loss`) exactly. Both
+    theorems hold as printed (tested by quadrature over ``x``).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (1: the event whose probability the score estimates).
+    s : array-like of shape (n,)
+        Scores, probabilities of the event in [0, 1].
+    thresholds : array-like of float, default=None
+        Threshold probabilities in [0, 1) (in (0, 1) for ``"log"``); ``None``: 0, 0.01,
+        ..., 0.99 (from 0.01 for ``"log"``).
+    scale : {"quadratic", "log"}, default="quadratic"
+        The rescaling ``phi``.
+    inclusive : bool, default=False
+        Treat iff ``score >= t`` instead of ``score > t``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``threshold, x, net_benefit, treat_all, treat_none``, one row per threshold.
+
+    Raises
+    ------
+    UserError
+        As :func:`net_benefit`, for an unknown ``scale``, or a threshold of 0 with ``"log"``.
+
+    See Also
+    --------
+    decision_curve : Against ``t`` itself.
+    threshold_choice.metrics.bounded_brier_score : Twice the area on the quadratic scale.
+
+    Examples
+    --------
+    >>> from threshold_choice import rescaled_decision_curve
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> rescaled_decision_curve(y, s, [0.1, 0.5], scale="log").round(4)
+       threshold       x  net_benefit  treat_all  treat_none
+    0        0.1 -2.3026       0.4583     0.4444         0.0
+    1        0.5 -0.6931       0.2500     0.0000         0.0
+    """
+    if thresholds is None:
+        thresholds = DEFAULT_THRESHOLDS[1:] if scale == "log" else DEFAULT_THRESHOLDS
+    if scale not in RESCALINGS:
+        raise UserError(f"scale must be one of {', '.join(RESCALINGS)}, got {scale!r} "
+                        "(decision_curve is the curve against t itself)")
+    x = rescale_thresholds(thresholds, scale)
+    curve = decision_curve(y, s, thresholds, inclusive=inclusive)
+    curve.insert(1, "x", x)
+    return curve
+
+
 def _range(low: float, high: float) -> tuple[float, float]:
     if not 0.0 <= low < high < 1.0:
         raise UserError(

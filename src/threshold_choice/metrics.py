@@ -257,6 +257,78 @@ def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
     return float(far - near)
 
 
+def shifted_brier_score(y: ArrayLike, s: ArrayLike, mu: float) -> float:
+    """Return the shifted Brier score: the Brier score of scores moved on the log-odds.
+
+    ``mean (y - M(s, mu))**2`` with ``M(s, mu) = 1 / (1 + exp(-(logit(s) - logit(mu))))``,
+    which moves the score ``mu`` to 1/2 and keeps 0 and 1 (paper 002, Def. B.6, with the sign
+    of its exponent corrected; :func:`~threshold_choice.priors.adjust_posterior` from the prior
+    ``mu`` to 1/2 computes the same). Its inverse is ``M(., 1 - mu)`` (Prop. B.7's ``-mu``).
+
+    What it averages (Thm B.9 corrected, tested): at the cost ``c`` the shifted scores are
+    thresholded at ``c``, i.e. the scores at ``t(c) = M(c, 1 - mu)``, so with ``F0``, ``F1``
+    the scores' class-conditional distributions
+
+    ``BS(M(s, mu)) = 2 integral_0^1 [c pi0 (1 - F0(t(c))) + (1 - c) pi1 F1(t(c))] dc``:
+
+    twice the mean regret when the threshold is moved away from the cost, not (as printed)
+    ``E_c R*(M(c, mu))``, the regret at a moved cost with the threshold equal to it. For
+    ``mu != 1/2`` it is not a proper scoring rule of ``s`` (calibrated scores do not
+    minimise it), so it is no mixture of the regrets ``R*(c)``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels, 0 or 1 (class 1: the class the score estimates); both classes present.
+    s : array-like of shape (n,)
+        Scores, probabilities of class 1 in [0, 1].
+    mu : float
+        The score moved to 1/2, in (0, 1); 1/2 gives the Brier score.
+
+    Returns
+    -------
+    float
+        The shifted Brier score.
+
+    Raises
+    ------
+    UserError
+        For invalid labels or scores, scores outside [0, 1] or ``mu`` outside (0, 1).
+
+    See Also
+    --------
+    bounded_brier_score : The Brier score over a range of thresholds.
+    threshold_choice.adjust_posterior : The same move of the scores, as a prior change.
+
+    Examples
+    --------
+    >>> from threshold_choice import adjust_posterior, shifted_brier_score
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]
+    >>> round(shifted_brier_score(y, s, 0.5), 6)  # the Brier score
+    0.172812
+    >>> round(shifted_brier_score(y, s, 0.2), 4)
+    0.2454
+    >>> moved = adjust_posterior(s, 0.2, 0.5)  # 0.2 becomes 1/2
+    >>> round(float(sum((a - b) ** 2 for a, b in zip(y, moved)) / 8), 4)
+    0.2454
+    """
+    y_int, sf = validate_scores(y, s)
+    if sf.min() < 0.0 or sf.max() > 1.0:
+        raise UserError(f"the shifted Brier score needs scores that are probabilities in "
+                        f"[0, 1], got scores from {sf.min():g} to {sf.max():g}")
+    try:
+        m = float(mu)
+    except (TypeError, ValueError):
+        raise UserError(f"mu must be a number in (0, 1), got {mu!r}") from None
+    if not 0.0 < m < 1.0:
+        raise UserError(f"mu must be a number in (0, 1), got {mu!r}")
+    # M(s, mu) on the odds: s (1 - mu) / (s (1 - mu) + (1 - s) mu), 0 -> 0 and 1 -> 1
+    up = sf * (1.0 - m)
+    moved = up / (up + (1.0 - sf) * m)
+    return float(np.mean((y_int - moved) ** 2))
+
+
 def compute_metrics(
     y: ArrayLike,
     s: ArrayLike,

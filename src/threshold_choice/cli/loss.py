@@ -28,12 +28,15 @@ if TYPE_CHECKING:  # pandas and the evaluation are imported by the run: --help s
 
 #: metrics the command prints, always
 _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
+#: the isotonic decompositions, after them: BS = CL_conv + RL_conv, LogLoss = LogLoss_CL_conv +
+#: LogLoss_RL_conv (paper 002's Thm 5.3 corrected; :mod:`threshold_choice.calibration`)
+_DECOMPOSITION_CLI_METRICS = ("CL_conv", "LogLoss", "LogLoss_CL_conv", "LogLoss_RL_conv")
 # H always; the bounded scores when the cost distribution is a bounded range
 _EXTRA_CLI_METRICS = ("H", "BS_bounded", "LogLoss_bounded")
 #: metrics that compare scores with the 0/1 labels (AUC, RL and RL_conv depend only on the
 #: order and the ties of the scores, so any real scores serve)
 PROBABILITY_METRICS: tuple[str, ...] = (
-    "BS", "MAE", "CL", "LogLoss", "BS_bounded", "LogLoss_bounded"
+    "BS", "MAE", "CL", "CL_conv", "LogLoss", "LogLoss_CL_conv", "BS_bounded", "LogLoss_bounded"
 )
 
 
@@ -120,8 +123,10 @@ def _run(args: argparse.Namespace) -> int:
         loss_function=args.loss,
     )
     metrics = compute_metrics(labels, scores, cost_distribution=settings.distribution)
+    metrics.update(_decomposition_metrics(labels, scores, metrics))
     chosen: dict[str, float | None] = {
-        k: metrics[k] for k in (*_DEFAULT_CLI_METRICS, *_EXTRA_CLI_METRICS) if k in metrics
+        k: metrics[k] for k in (*_DEFAULT_CLI_METRICS, *_DECOMPOSITION_CLI_METRICS,
+                                *_EXTRA_CLI_METRICS) if k in metrics
     }
     blanked: list[str] = []
     if scores.min() < 0.0 or scores.max() > 1.0:
@@ -151,6 +156,26 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _decomposition_metrics(
+    labels: np.ndarray, scores: np.ndarray, metrics: dict[str, float]
+) -> dict[str, float]:
+    """``CL_conv = BS - RL_conv`` and the log loss's isotonic decomposition, the scores
+    clipped to ``[eps, 1 - eps]`` as ``LogLoss`` (so the parts add up to it). The refinements
+    depend on the order of the scores only: for scores outside [0, 1] ``LogLoss_RL_conv`` is
+    that of their ranks (the others are blanked by the caller)."""
+    from threshold_choice.calibration import log_loss_decomposition
+    from threshold_choice.score_transforms import evenly_spaced
+
+    eps = 1e-15
+    if scores.min() < 0.0 or scores.max() > 1.0:
+        refinement = log_loss_decomposition(labels, evenly_spaced(scores)).refinement
+        return {"CL_conv": float("nan"), "LogLoss_CL_conv": float("nan"),
+                "LogLoss_RL_conv": refinement}
+    parts = log_loss_decomposition(labels, np.clip(scores, eps, 1.0 - eps))
+    return {"CL_conv": metrics["BS"] - metrics["RL_conv"], "LogLoss": parts.loss,
+            "LogLoss_CL_conv": parts.calibration, "LogLoss_RL_conv": parts.refinement}
+
+
 def _costs(text: str | None, pos_label: str | None) -> Costs | None:
     """``--costs FP,FN`` as :class:`~threshold_choice.costs.Costs`."""
     if text is None:
@@ -171,8 +196,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "through c_hat ~ Beta(gamma*c + 1, gamma*(1 - c) + 1). Inputs are CSV files with "
             "columns label,score (label 1 = the class whose probability the score estimates; "
             "predict 1 iff score > threshold). Prints a CSV method,gamma,expected_loss, a blank "
-            "line, then metric,value (AUC, BS, MAE, CL, RL, RL_conv, H; with a bounded "
-            "--cost-distribution also BS_bounded and LogLoss_bounded)."
+            "line, then metric,value (AUC, BS, MAE, CL, RL, RL_conv; the isotonic decompositions "
+            "CL_conv (= BS - RL_conv), LogLoss, LogLoss_CL_conv, LogLoss_RL_conv; H; with a "
+            "bounded --cost-distribution also BS_bounded and LogLoss_bounded)."
         ),
     )
     parser.add_argument("--test", required=True, help="CSV label,score of the test set")

@@ -4,9 +4,10 @@ beside it (same name, ``.csv``; columns ``panel, kind, series, x, y``, ``panel``
 
 Several ``--test`` files (one per model, e.g. two classifiers on the same test set) share one
 axes, one colour per model; ``--train`` files, if given, pair with them in order. Options that
-only one kind reads (``--thresholds``, ``--average``, ``--inclusive`` for decision curves,
-``--cost`` and ``--f-isometric`` for FROC, ``--bootstrap`` for the kinds with bands) are
-refused for the others, with the kinds that take them.
+only one kind reads (``--thresholds``, ``--average``, ``--inclusive``, ``--scale`` for decision
+curves, ``--cost`` and ``--f-isometric`` for FROC, ``--cost-range`` for log-odds regret,
+``--bootstrap`` for the kinds with bands) are refused for the others, with the kinds that
+take them.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ KINDS: dict[str, str] = {
     "froc": "FROCDisplay",
     "f-cost": "FCostDisplay",
     "roc": "ROCDisplay",
+    "log-odds-regret": "LogOddsRegretDisplay",
 }
 
 
@@ -52,8 +54,10 @@ _KIND_OPTIONS: dict[str, tuple[str, ...]] = {
     "thresholds": ("decision-curve",),
     "average": ("decision-curve",),
     "inclusive": ("decision-curve",),
+    "scale": ("decision-curve",),
     "cost": ("froc", "roc"),
     "f_isometric": ("froc",),
+    "cost_range": ("log-odds-regret",),
 }
 
 
@@ -69,6 +73,8 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
         return {"costs": args.cost, "f_isometrics": args.f_isometric}
     if args.kind == "roc":
         return {"costs": args.cost}
+    if args.kind == "log-odds-regret":
+        return {"cost_range": args.cost_range}
     from threshold_choice.evaluation import LossSettings
 
     kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
@@ -80,7 +86,7 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
         kwargs.update(n_boot=args.bootstrap, seed=args.seed)
     if args.kind == "decision-curve":
         kwargs.update(thresholds=args.thresholds, average=args.average,
-                      inclusive=args.inclusive)
+                      inclusive=args.inclusive, scale=args.scale or "linear")
     return kwargs
 
 
@@ -150,9 +156,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "against gamma per method, changes of the best method marked), decision-curve (net "
             "benefit against the threshold probability with treat-all/none; --method/--gamma "
             "add methods' curves under an uncertain c_hat, --average LOW HIGH the exact mean "
-            "net benefit), froc (FROC points, hull and isometrics; the F-measure's positive "
-            "class is 0), f-cost (F-cost lines and expected 2FQ/(1-FQ) curves per method and "
-            "gamma), roc (ROC curve, convex hull, and with --cost the optimal vertex). "
+            "net benefit; --scale quadratic|log the rescaled axes of paper 002, App. C), "
+            "froc (FROC points, hull and isometrics; the F-measure's positive class is 0), "
+            "f-cost (F-cost lines and expected 2FQ/(1-FQ) curves per method and "
+            "gamma), roc (ROC curve, convex hull, and with --cost the optimal vertex), "
+            "log-odds-regret (regret against logit(c) of the scores and of their isotonic "
+            "recalibration: the areas are the log loss, its calibration and refinement; "
+            "--cost-range LOW HIGH decomposes the bounded log loss over a range). "
             "Writes the figure (--out, png/pdf/svg) and the plotted numbers beside it (.csv)."
         ),
     )
@@ -183,11 +193,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "[LOW, HIGH] (repeatable)")
     parser.add_argument("--inclusive", action="store_true",
                         help="decision-curve: treat iff score >= t (dcurves); default score > t")
+    parser.add_argument("--scale", choices=("linear", "quadratic", "log"),
+                        help="decision-curve: the threshold axis, t (default) or paper 002's "
+                        "rescalings -(1-t)^2/2 and ln t, over which the area between the "
+                        "prevalence and the curve on each --average range is half the bounded "
+                        "Brier score or the bounded log loss")
     parser.add_argument("--cost", type=float, action="append", metavar="C",
                         help="froc, roc: mark the F-optimal (froc) or least-loss (roc) point at "
                         "cost proportion C (repeatable)")
     parser.add_argument("--f-isometric", type=float, action="append", metavar="F",
                         help="froc: draw the isometric of F-measure F (repeatable; default: "
                         "the best F1)")
+    parser.add_argument("--cost-range", nargs=2, type=float, metavar=("LOW", "HIGH"),
+                        help="log-odds-regret: shade and decompose the bounded log loss over "
+                        "c in [LOW, HIGH] (0 < LOW < HIGH < 1)")
     parser.add_argument("--title", help="figure title")
     parser.set_defaults(func=_run)

@@ -15,6 +15,9 @@ project's figure CSVs).
 * :class:`DecisionCurveDisplay`: net benefit against the threshold probability with treat-all
   and treat-none (``002_...``), the decision curves of methods under an uncertain ``c_hat``,
   exact average net benefits over ranges.
+* :class:`LogOddsRegretDisplay`: regret against the log-odds of the threshold, the scores'
+  and their isotonic recalibration's, whose areas are the log loss, its calibration and its
+  refinement (``002_...``, Figs 5, 7).
 * :class:`FROCDisplay`: the FROC curve, its convex hull, F-measure isometrics and F-optimal
   points (``004_...``, Fig. 2); :class:`FCostDisplay`: F-cost lines and expected F-cost curves
   ``K_F(c)`` per method and gamma (``004_...``, Fig. 3).
@@ -41,6 +44,7 @@ _EXPORTS: dict[str, str] = {
     "BrierCurveDisplay": "cost_curves",
     "CostCurveDisplay": "cost_curves",
     "DecisionCurveDisplay": "decision_curves",
+    "LogOddsRegretDisplay": "calibration",
     "FCostDisplay": "fmeasure",
     "FROCDisplay": "fmeasure",
     "ROCDisplay": "roc",

@@ -192,6 +192,18 @@ def cost_proportions(costs: ArrayLike | None) -> NDArray[np.float64]:
     return c
 
 
+def clipped_span(
+    x: NDArray[np.float64], y: NDArray[np.float64], ends: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The drawn curve ``(x, y)`` (increasing ``x``, straight between points) cut to ``x`` in
+    ``ends = (low, high)``, its values at the ends interpolated: what a shading over exactly
+    that range follows."""
+    low, high = (float(v) for v in np.asarray(ends, dtype=np.float64))
+    inside = (x > low) & (x < high)
+    span = np.concatenate(([low], x[inside], [high]))
+    return span, np.interp(span, x, y)
+
+
 def check_figure_formats(formats: Sequence[str]) -> tuple[str, ...]:
     """``formats`` as a tuple after checking each is one of :data:`ALLOWED_FIGURE_FORMATS`."""
     formats = tuple(formats)
@@ -240,6 +252,7 @@ __all__ = [
     "RunScores",
     "c_grid",
     "check_figure_formats",
+    "clipped_span",
     "gamma_linestyle",
     "gamma_text",
     "method_colour",

@@ -10,7 +10,12 @@ A threshold choice method whose threshold comes from an uncertain estimate ``c_h
 threshold probability (``c_hat ~ Beta(gamma t + 1, gamma (1 - t) + 1)``) has the decision
 curve ``E[NB](t) = pi1 - K(t) / (2 (1 - t))`` (:func:`expected_net_benefit`); score-driven at
 ``gamma = inf`` is the plain curve (strict convention).
+
+Rescaled (paper 002, App. C): against ``x = -(1 - t)^2 / 2`` (Thm C.3) the area between
+``pi1`` and the net benefit over a range ``[a, b]`` is the regret integrated over it, half the
+bounded Brier score; against ``x = ln t`` (Thm C.4) it is the bounded log loss.
 """
+
 
 from __future__ import annotations
 
@@ -25,19 +30,32 @@ from numpy.typing import ArrayLike
 
 from threshold_choice.decision_curves import (
     DEFAULT_THRESHOLDS,
+    RESCALINGS,
     average_net_benefit,
     average_treat_all_net_benefit,
     decision_curve,
     expected_net_benefit,
+    rescale_thresholds,
 )
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
+from threshold_choice.metrics import bounded_brier_score, bounded_log_loss
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
-from threshold_choice.plotting._common import RunScores
+from threshold_choice.plotting._common import RunScores, clipped_span
 from threshold_choice.plotting.cost_curves import selection
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
+#: the x-axis labels of the rescaled curves
+_SCALE_TEXT = {"linear": "",
+               "quadratic": "\nrescaled axis x = \u2212(1 \u2212 t)\u00b2/2 (paper 002, Thm C.3)",
+               "log": "\nrescaled axis x = ln t (paper 002, Thm C.4)"}
+#: the thresholds marked on the rescaled axes (those inside the drawn range)
+_SCALE_TICKS = {"quadratic": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7),
+                "log": (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.99)}
+#: what the area above a rescaled curve is
+_AREA_TEXT = {"quadratic": "\u00bd bounded Brier", "log": "bounded log loss"}
+_PREVALENCE_GID = "decision-curve prevalence"
 #: gids of the reference curves, to draw them once per axes
 _REFERENCE_GID = {"treat_all": "decision-curve treat all",
                   "treat_none": "decision-curve treat none"}
@@ -84,10 +102,16 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
     event : object, default=None
         The event (the positive class, class 1) when known (``from_estimator``), named in
         the axis label.
+    scale : {"linear", "quadratic", "log"}, default="linear"
+        The threshold axis: ``t``, or paper 002's rescalings ``-(1 - t)^2 / 2`` (Thm C.3)
+        and ``ln t`` (Thm C.4), on which the area between ``pi1`` and the curve over a range
+        is half the bounded Brier score or the bounded log loss (then in ``averages``'
+        column ``area``, shaded over the range).
 
     See Also
     --------
     threshold_choice.decision_curve : The curve of one model.
+    threshold_choice.rescaled_decision_curve : Against a rescaled axis.
     threshold_choice.expected_net_benefit : The curve of a method under uncertainty.
     ThresholdChoiceDisplay : Their base: ``ax_``, ``figure_``, ``data``, :meth:`plot`.
 
@@ -110,6 +134,14 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
     >>> display.averages.round(4)
         low  high  net_benefit  treat_all  treat_none
     0  0.05   0.2        0.442     0.4272         0.0
+
+    Rescaled (Thm C.4): over ``x = ln t`` the area above the curve is the bounded log loss:
+
+    >>> display = DecisionCurveDisplay.from_predictions(
+    ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
+    ...     scale="log", average=(0.05, 0.2), plot=False)
+    >>> round(float(display.averages["area"].iloc[0]), 6)  # bounded_log_loss(y, s, 0.05, 0.2)
+    0.071202
 
     From a classifier with named classes, the event ``classes_[1]``:
 
@@ -135,9 +167,11 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         averages: pd.DataFrame | None = None,
         name: str | None = None,
         event: Any = None,
+        scale: str = "linear",
     ) -> None:
         #: the event (the positive class, class 1) when known (``from_estimator``)
         self.event = event
+        self.scale = scale
         self.curve = curve
         self.method_curves = method_curves
         self.averages = averages if averages is not None else pd.DataFrame(
@@ -155,6 +189,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         methods: Sequence[str] | None = None,
         gammas: Sequence[float] | None = None,
         average: ArrayLike | None = None,
+        scale: str = "linear",
         settings: LossSettings | Mapping[str, Any] | None = None,
         **settings_kwargs: Any,
     ) -> DecisionCurveDisplay:
@@ -179,7 +214,10 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         average : array-like of float, default=None
             One ``(low, high)`` range of thresholds or several (``0 <= low < high < 1``):
             the exact average net benefit over ``t`` uniform on each, drawn as a segment
-            over it.
+            over it (on a rescaled axis: the area between ``pi1`` and the curve, shaded).
+        scale : {"linear", "quadratic", "log"}, default="linear"
+            The threshold axis: ``t``, ``-(1 - t)^2 / 2`` (paper 002's Thm C.3) or ``ln t``
+            (Thm C.4; thresholds > 0, by default 0.01, ..., 0.99).
         settings : LossSettings, Mapping or None, default=None
             The methods' selection options
             (:class:`~threshold_choice.evaluation.LossSettings` or a mapping of its fields).
@@ -192,8 +230,13 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         DecisionCurveDisplay
             The display, not drawn.
         """
-        t = DEFAULT_THRESHOLDS if thresholds is None else thresholds
-        curve = decision_curve(run.test_y, run.test_s, t, inclusive=inclusive)
+        if scale not in ("linear", *RESCALINGS):
+            raise UserError(f"scale must be one of linear, {', '.join(RESCALINGS)}; got "
+                            f"{scale!r}")
+        if thresholds is None:
+            thresholds = DEFAULT_THRESHOLDS[1:] if scale == "log" else DEFAULT_THRESHOLDS
+        rescale_thresholds(thresholds, scale)  # refuses t = 0 on the log scale
+        curve = decision_curve(run.test_y, run.test_s, thresholds, inclusive=inclusive)
         test, train = run.lines()
         method_curves = None
         if methods is not None or gammas is not None:
@@ -217,7 +260,15 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         ]
         averages = pd.DataFrame(rows, columns=["low", "high", "net_benefit", "treat_all",
                                                "treat_none"])
-        return cls(curve=curve, method_curves=method_curves, averages=averages)
+        if scale != "linear":  # the area between pi1 and the curve over each range
+            if scale == "log" and (averages["low"] <= 0.0).any():
+                raise UserError("the log-rescaled curve needs ranges with low > 0 (x = ln t)")
+            area = (bounded_log_loss if scale == "log"
+                    else lambda y, s, lo, hi: bounded_brier_score(y, s, lo, hi) / 2.0)
+            averages["area"] = [area(run.test_y, run.test_s, lo, hi)
+                                for lo, hi in zip(averages["low"], averages["high"],
+                                                  strict=True)]
+        return cls(curve=curve, method_curves=method_curves, averages=averages, scale=scale)
 
     def _draw(self, ax: Axes, *, color: Any = None, references: bool = True,
               **line_kwargs: Any) -> None:
@@ -226,19 +277,22 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         to one already drawn, as for models on the same test set, is not drawn again);
         ``line_kwargs``: passed to every net benefit curve's ``plot``."""
         t = self.curve["threshold"].to_numpy()
+        x = rescale_thresholds(t, self.scale)
         if references:
-            self._draw_references(ax, t)
-        ax.plot(t, self.curve["net_benefit"], lw=1.8, zorder=3,
+            self._draw_references(ax, x)
+        ax.plot(x, self.curve["net_benefit"], lw=1.8, zorder=3,
                 label=self.name or "model", **{"color": color or "k", **line_kwargs})
         if self.method_curves is not None:
             methods = list(dict.fromkeys(self.method_curves["method"]))
             for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
                                                                   sort=False):
                 style = method_style(method, methods.index(method), gamma, color)
-                ax.plot(rows["threshold"], rows["net_benefit"], lw=1.4, zorder=3,
-                        label=self._label(f"{method}, {gamma_legend(gamma)}"),
+                ax.plot(rescale_thresholds(rows["threshold"], self.scale), rows["net_benefit"],
+                        lw=1.4, zorder=3, label=self._label(f"{method}, {gamma_legend(gamma)}"),
                         **{**style, **line_kwargs})
-        for row in self.averages.itertuples(index=False):
+        if self.scale != "linear":
+            self._draw_areas(ax, t, x, color)
+        for row in self.averages.itertuples(index=False) if self.scale == "linear" else ():
             ax.axvspan(row.low, row.high, color=color or "0.85", alpha=0.12, lw=0, zorder=0)
             ax.plot([row.low, row.high], [row.net_benefit] * 2, color=color or "k", lw=4,
                     alpha=0.45, solid_capstyle="butt", zorder=2,
@@ -249,10 +303,32 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         top = top if top > 0 else 1.0
         ax.set_ylim(-0.15 * top, 1.1 * top)
         if t.size > 1:
-            ax.set_xlim(float(t.min()), float(t.max()))
+            ax.set_xlim(float(x.min()), float(x.max()))
+        if self.scale != "linear":  # ticks at round thresholds, labelled with t
+            ticks = np.array([v for v in _SCALE_TICKS[self.scale] if t.min() <= v <= t.max()])
+            ax.set_xticks(rescale_thresholds(ticks, self.scale), [f"{v:g}" for v in ticks])
         event = "class 1" if self.event is None else repr(self.event)
-        self._finish(ax, f"threshold probability t (treat iff P({event}) > t; event: {event})",
+        self._finish(ax, f"threshold probability t (treat iff P({event}) > t; event: {event})"
+                     f"{_SCALE_TEXT[self.scale]}",
                      "net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
+
+    def _draw_areas(self, ax: Axes, t: np.ndarray, x: np.ndarray, color: Any) -> None:
+        """On a rescaled axis: the prevalence ``pi1`` (the curve's ceiling) and, over each
+        range of ``averages``, the area between it and the curve (half the bounded Brier
+        score on the quadratic axis, the bounded log loss on the log axis)."""
+        odds = t[0] / (1.0 - t[0])
+        pi1 = (float(self.curve["treat_all"].iloc[0]) + odds) / (1.0 + odds)
+        drawn = [line for line in ax.get_lines() if line.get_gid() == _PREVALENCE_GID
+                 and np.allclose(line.get_ydata(), pi1)]
+        if not drawn:  # once per axes (models on the same test set share it)
+            ax.axhline(pi1, color="0.3", lw=0.9, ls="-.", zorder=2, gid=_PREVALENCE_GID,
+                       label=f"prevalence \u03c0\u2081 = {pi1:.4f}")
+        nb = self.curve["net_benefit"].to_numpy()
+        for row in self.averages.itertuples(index=False):
+            span, below = clipped_span(x, nb, rescale_thresholds([row.low, row.high], self.scale))
+            ax.fill_between(span, below, pi1, color=color or "0.5", alpha=0.25, lw=0, zorder=1,
+                            label=self._label(f"area on [{row.low:g}, {row.high:g}] = "
+                                              f"{_AREA_TEXT[self.scale]} {row.area:.4f}"))
 
     def _draw_references(self, ax: Axes, t: np.ndarray) -> None:
         drawn = {gid: [line for line in ax.get_lines() if line.get_gid() == gid]
@@ -271,7 +347,8 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
                     label="treat none", gid=_REFERENCE_GID["treat_none"])
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
-        t = self.curve["threshold"]
+        # x: the threshold, or its rescaling (the plotted numbers)
+        t = rescale_thresholds(self.curve["threshold"], self.scale)
         yield "net_benefit", "model", t, self.curve["net_benefit"]
         yield "treat_all", "treat all", t, self.curve["treat_all"]
         yield "treat_none", "treat none", t, self.curve["treat_none"]
@@ -279,7 +356,13 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
             for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
                                                                   sort=False):
                 yield ("expected_net_benefit", f"{method} gamma={format_gamma(gamma)}",
-                       rows["threshold"], rows["net_benefit"])
+                       rescale_thresholds(rows["threshold"], self.scale), rows["net_benefit"])
+        if self.scale != "linear":
+            for row in self.averages.itertuples(index=False):
+                ends = rescale_thresholds([row.low, row.high], self.scale)
+                yield "area_above_curve", f"model [{row.low:g}, {row.high:g}]", ends, [
+                    row.area] * 2
+            return
         for row in self.averages.itertuples(index=False):
             span = f"[{row.low:g}, {row.high:g}]"
             for column, what in (("net_benefit", "model"), ("treat_all", "treat all"),
