@@ -80,6 +80,28 @@ def test_cost_curve_display_takes_the_settings(run):
     assert disp.areas["expected_loss"].item() == grid["expected_loss"].item()
 
 
+def test_cost_curves_lines_and_bands_are_at_the_deployment_prior(run):
+    """With ``prior`` the areas are those of the reweighted lines (``expected_losses``): so are
+    the cost lines, the curves (each integrates to its legend's area) and the bands."""
+    y, s, ty, ts = run
+    disp = CostCurveDisplay.from_predictions(
+        y, s, train_y=ty, train_score=ts, gammas=[math.inf, 0.0], prior=0.3, n_boot=5,
+        band_points=11, plot=False)
+    test = CostLines.from_scores(y, s).with_prior(0.3)
+    np.testing.assert_array_equal(disp.cost_lines, np.column_stack([test.left, test.right]))
+    areas = disp.areas.set_index(["method", "gamma"])["expected_loss"]
+    for (method, gamma), curve in disp.curves.groupby(["method", "gamma"]):
+        assert np.trapezoid(curve["loss"], curve["c"]) == pytest.approx(
+            areas[(method, gamma)], abs=2e-6), (method, gamma)
+    counts = resample_counts(y, 5, 0)
+    c = np.linspace(0, 1, 11)
+    curves = [expected_cost_curve(make_selection("score-driven", CostLines.from_scores(
+        y[np.repeat(np.arange(y.size), k)], s[np.repeat(np.arange(y.size), k)]).with_prior(0.3)),
+        math.inf, c) for k in counts]
+    band = disp.bands[(disp.bands.method == "score-driven") & (disp.bands.gamma == math.inf)]
+    np.testing.assert_allclose(band["upper"], np.quantile(curves, 0.975, axis=0), atol=1e-12)
+
+
 def test_brier_display_areas_are_the_brier_score_and_the_auc_line(run):
     y, s, _, _ = run
     disp = BrierCurveDisplay.from_predictions(y, s, plot=False)

@@ -22,27 +22,24 @@ from scipy.special import betainc
 from tests.test_figures import scores  # labels and scores of one run: test and training
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
+from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import expected_loss
 from threshold_choice.methods import make_selection
 from threshold_choice.plotting._common import DATA_COLUMNS, RunScores
 from threshold_choice.reproduction.figures import (
-    FIG3_MODELS,
-    FIG4_MODELS,
-    FIG7_MODELS,
+    cost_curve_displays,
     cost_curves_data,
+    credit_a_data,
     draw_cost_curves,
     figure1_data,
     figure2_data,
-    figure3_data,
-    figure4_data,
     figure5_data,
     figure6_data,
-    figure7_data,
     figure8_data,
     figure9_data,
     toy_example,
 )
-from threshold_choice.reproduction.paper import PAPER_METHODS
+from threshold_choice.reproduction.paper import FIGURES, PAPER_METHODS
 
 INF = math.inf
 
@@ -59,9 +56,9 @@ def no_figure(monkeypatch):
 
 
 def test_the_guard_catches_a_drawing():
-    data = figure9_data()
+    displays = cost_curve_displays({"test set": toy_example()})
     with pytest.raises(AssertionError, match="Figure was created"):
-        draw_cost_curves(data, title="drawn")
+        draw_cost_curves(displays, title="drawn")
 
 
 def test_the_data_functions_never_import_matplotlib():
@@ -72,7 +69,7 @@ def test_the_data_functions_never_import_matplotlib():
         "t = F.toy_example()\n"
         "F.figure1_data(t.test_y, t.test_s, t.train_y, t.train_s)\n"
         "F.figure2_data(n=1000)\n"
-        "F.figure3_data({'Prior': t, 'Random': t})\n"
+        "F.credit_a_data('fig3', {'Prior': t, 'Random': t})\n"
         "F.figure8_data(); F.figure9_data()\n"
         "runs = pd.DataFrame({'dataset': ['a'] * 4, 'model': ['NB'] * 4, 'split': [1] * 4,\n"
         "    'gamma': [math.inf, math.inf, 0.0, 0.0],\n"
@@ -173,15 +170,61 @@ def test_figure1_data_is_the_four_methods_at_certainty_over_the_test_cost_lines(
 
 def test_figure1_data_uses_the_given_estimator():
     run = scores(3, "model")
-    data = figure1_data(run.test_y, run.test_s, run.train_y, run.train_s, estimator="grid")
+    data = figure1_data(run.test_y, run.test_s, run.train_y, run.train_s,
+                        settings={"estimator": "grid"})
     check_cost_panel(data, "test set", run, methods=PAPER_METHODS, gammas=(INF,),
                      estimator="grid")
 
 
+def near_duplicates(seed: int = 5, n: int = 200) -> RunScores:
+    """Scores on a 0.01 grid, half of them 5e-8 above it: the authors' rate-driven thresholds
+    (1e-7 below each score) then realise other lines than the exact interpolation."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for jitter in (5e-8, 0.0):  # test, train
+        y = (rng.random(n) < 0.5).astype(np.int8)
+        y[:2] = [0, 1]
+        s = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1), 2)
+        parts += [y, s + np.where(rng.random(n) < 0.5, jitter, 0.0)]
+    return RunScores.from_arrays(*parts)
+
+
+#: settings other than the defaults, each changing some area of :func:`near_duplicates`
+OTHER_SETTINGS = [
+    {"estimator": "grid", "rate_threshold_offset": 1e-7, "tie_breaking": "authors"},
+    {"cost_distribution": "beta:2,2"},
+    {"prior": 0.3},
+]
+
+
+@pytest.mark.parametrize("settings", OTHER_SETTINGS, ids=["authors", "beta", "prior"])
+def test_figure1_areas_are_the_expected_losses_of_the_given_settings(settings):
+    run = near_duplicates()
+    arrays = (run.test_y, run.test_s, run.train_y, run.train_s)
+    data = figure1_data(*arrays, settings=settings)
+
+    def losses(chosen):
+        frame = expected_losses(*arrays[:2], train_y=run.train_y, train_s=run.train_s,
+                                gammas=[INF], settings=chosen)
+        return {(m, g): v for m, g, v in frame.itertuples(index=False)}
+
+    assert areas(data, "test set") == losses(LossSettings.from_mapping(settings))
+    default = losses(None)
+    assert any(abs(areas(data, "test set")[k] - default[k]) > 1e-5 for k in default)
+    if settings.get("estimator", "exact") == "exact":  # the area is the curve's integral
+        # (weighted by the belief w = 6 c (1 - c) of beta:2,2)
+        beta = "cost_distribution" in settings
+        for (method, _), area in areas(data, "test set").items():
+            curve = rows(data, "test set", "curve", f"{method} gamma=inf")
+            weighted = curve.assign(y=curve["y"] * 6 * curve["x"] * (1 - curve["x"])) if beta \
+                else curve
+            assert trapezoid(weighted) == pytest.approx(area, abs=2e-5), method
+
+
 def test_figure3_data_prior_areas_have_closed_forms():
     runs = {"Prior": scores(1, "prior"), "Random": scores(2, "random")}
-    data = figure3_data(runs)
-    assert list(dict.fromkeys(data["panel"])) == list(FIG3_MODELS)
+    data = credit_a_data("fig3", runs)
+    assert list(dict.fromkeys(data["panel"])) == list(FIGURES["fig3"].models)
     for model, run in runs.items():
         check_cost_panel(data, model, run, methods=PAPER_METHODS, gammas=(INF, 0.0))
     # a constant score has two cost lines, 2 pi0 c (all predicted 1) and 2 pi1 (1 - c) (all
@@ -199,12 +242,11 @@ def test_figure3_data_prior_areas_have_closed_forms():
     assert got[("rate-driven", 0.0)] == pytest.approx(1 / 2, abs=1e-12)
 
 
-@pytest.mark.parametrize(
-    ("function", "models"), [(figure4_data, FIG4_MODELS), (figure7_data, FIG7_MODELS)]
-)
-def test_credit_a_figure_data_one_panel_per_model(function, models):
-    runs = {m: scores(10 + i, "model") for i, m in enumerate((*FIG7_MODELS, "NB"))}
-    data = function(runs, gammas=(INF, 4.0, 0.0))
+@pytest.mark.parametrize("stem", ["fig4", "fig7"])
+def test_credit_a_figure_data_one_panel_per_model(stem):
+    models = FIGURES[stem].models
+    runs = {m: scores(10 + i, "model") for i, m in enumerate((*FIGURES["fig7"].models, "NB"))}
+    data = credit_a_data(stem, runs, gammas=(INF, 4.0, 0.0))
     assert list(dict.fromkeys(data["panel"])) == list(models)
     for model in models:
         check_cost_panel(data, model, runs[model], methods=PAPER_METHODS,
@@ -213,7 +255,7 @@ def test_credit_a_figure_data_one_panel_per_model(function, models):
 
 def test_credit_a_figure_data_names_the_missing_models():
     with pytest.raises(UserError, match=r"no scores for model.*Random"):
-        figure3_data({"Prior": scores(1, "prior")})
+        credit_a_data("fig3", {"Prior": scores(1, "prior")})
 
 
 def test_figure9_data_has_no_cost_lines_and_both_certainty_levels():
@@ -234,7 +276,7 @@ def test_cost_curves_data_of_other_methods():
 
 def test_cost_curves_data_needs_training_scores_for_train_optimal():
     run = RunScores.from_arrays([0, 1, 1], [0.2, 0.6, 0.9])
-    with pytest.raises(UserError, match="train-optimal needs the training scores"):
+    with pytest.raises(UserError, match="p: train-optimal needs the training scores"):
         cost_curves_data({"p": run})
 
 

@@ -18,34 +18,28 @@ import pytest
 from threshold_choice.errors import UserError
 from threshold_choice.plotting._common import RunScores, save_figure
 from threshold_choice.reproduction.figures import (
-    FIG3_MODELS,
-    FIG4_MODELS,
-    FIG7_MODELS,
+    cost_curve_displays,
+    credit_a_data,
+    credit_a_figure,
     draw_cost_curves,
     draw_figure2,
     draw_figure5,
     draw_figure6,
-    draw_figure8,
     figure1,
     figure1_data,
     figure2,
     figure2_data,
-    figure3,
-    figure3_data,
-    figure4,
-    figure4_data,
     figure5,
     figure5_data,
     figure6,
     figure6_data,
-    figure7,
-    figure7_data,
     figure8,
     figure8_data,
     figure9,
     figure9_data,
     toy_example,
 )
+from threshold_choice.reproduction.paper import FIGURES
 
 INF = math.inf
 # Appendix B: the stated areas (4 decimals; counts recovered from 3-decimal lines)
@@ -138,7 +132,7 @@ def test_figure2_histograms(tmp_path):
 
 def test_figure3_baselines(tmp_path):
     runs = {"Prior": scores(1, "prior"), "Random": scores(2, "random")}
-    data = check_files(figure3(runs, tmp_path / "f3"))
+    data = check_files(credit_a_figure("fig3", runs, tmp_path / "f3"))
     assert list(data["panel"].drop_duplicates()) == ["Prior", "Random"]
     for model, run in runs.items():
         y, s = run.test_y.astype(float), run.test_s
@@ -154,14 +148,26 @@ def test_figure3_baselines(tmp_path):
 
 
 def test_figure4_and_7_panels_and_missing_models(tmp_path):
-    runs = {m: scores(i, "model") for i, m in enumerate(FIG7_MODELS)}
+    runs = {m: scores(i, "model") for i, m in enumerate(FIGURES["fig7"].models)}
     runs["NB"] = scores(11, "model")
-    d4 = check_files(figure4(runs, tmp_path / "f4"))
+    d4 = check_files(credit_a_figure("fig4", runs, tmp_path / "f4"))
     assert list(d4["panel"].drop_duplicates()) == ["J48Unp", "NB"]
-    d7 = check_files(figure7(runs, tmp_path / "f7"))
-    assert list(d7["panel"].drop_duplicates()) == list(FIG7_MODELS)
+    d7 = check_files(credit_a_figure("fig7", runs, tmp_path / "f7"))
+    assert list(d7["panel"].drop_duplicates()) == list(FIGURES["fig7"].models)
     with pytest.raises(UserError, match="Prior"):
-        figure3(runs, tmp_path / "f3")
+        credit_a_figure("fig3", runs, tmp_path / "f3")
+    with pytest.raises(UserError, match="the credit-a figures are fig3, fig4, fig7, not fig5"):
+        credit_a_figure("fig5", runs, tmp_path / "f5")
+    assert not (tmp_path / "f3.csv").exists() and not (tmp_path / "f5.csv").exists()
+
+
+def test_credit_a_titles_name_the_dataset_the_models_and_the_line_styles(tmp_path):
+    runs = {m: scores(i, "model") for i, m in enumerate(("J48Unp", "NB"))}
+    credit_a_figure("fig4", runs, tmp_path / "f4", formats=("svg",))
+    svg = (tmp_path / "f4.svg").read_text()
+    assert "Fig. 4: credit-a, J48Unp and NB (solid \u03b3 = \u221e, dashed \u03b3 = 0)" in svg
+    credit_a_figure("fig4", runs, tmp_path / "g4", formats=("svg",), gammas=(INF, 4.0, 0.0))
+    assert "dotted \u03b3 = 4" in (tmp_path / "g4.svg").read_text()
 
 
 def test_run_scores_from_frame():
@@ -253,46 +259,54 @@ def test_figure9_certain_vs_uncertain_areas(tmp_path):
     assert not (data["kind"] == "cost_line").any()
 
 
-# -- each figure writes its data function's frame and draws from it alone ------------------------
+# -- each figure writes its data function's frame and draws it -----------------------------------
 
 
 def _credit_a_scores() -> dict[str, RunScores]:
     return {m: scores(20 + i, "model") for i, m in enumerate(
-        dict.fromkeys((*FIG3_MODELS, *FIG4_MODELS, *FIG7_MODELS)))}
+        dict.fromkeys(m for stem in ("fig3", "fig4", "fig7") for m in FIGURES[stem].models))}
 
 
 def _cases(small_runs: pd.DataFrame):
-    """(figure, its data function, draw function, data arguments, draw arguments)."""
+    """Per figure: (figure, its data function, a redrawing of it: of the frame read from its
+    CSV for Figs 2, 5, 6, of its panels' Displays for the cost-curve figures)."""
     t = toy_example()
     credit = _credit_a_scores()
     arrays = (t.test_y, t.test_s, t.train_y, t.train_s)
+
+    def credit_a(stem, title):
+        models = FIGURES[stem].models
+        return (lambda target, **k: credit_a_figure(stem, credit, target, **k),
+                lambda: credit_a_data(stem, credit),
+                lambda _: draw_cost_curves(cost_curve_displays({m: credit[m] for m in models}),
+                                           title=title, ncols=2))
+
+    solid_dashed = "(solid \u03b3 = \u221e, dashed \u03b3 = 0)"
     return {
         "fig1": (lambda stem, **k: figure1(*arrays, stem, **k), lambda: figure1_data(*arrays),
-                 lambda d: draw_cost_curves(d, title=default_title(figure1))),
+                 lambda _: draw_cost_curves(cost_curve_displays({"test set": t}, gammas=(INF,)),
+                                            title=default_title(figure1))),
         "fig2": (lambda stem, **k: figure2(stem, n=3000, bins=20, **k),
                  lambda: figure2_data(n=3000, bins=20),
                  lambda d: draw_figure2(d, modes=(0.2, 0.2), n=3000, ncols=2)),
-        "fig3": (lambda stem, **k: figure3(credit, stem, **k), lambda: figure3_data(credit),
-                 lambda d: draw_cost_curves(d, title=default_title(figure3))),
-        "fig4": (lambda stem, **k: figure4(credit, stem, **k), lambda: figure4_data(credit),
-                 lambda d: draw_cost_curves(d, title=default_title(figure4))),
+        "fig3": credit_a("fig3", f"Fig. 3: credit-a, Prior and Random {solid_dashed}"),
+        "fig4": credit_a("fig4", f"Fig. 4: credit-a, J48Unp and NB {solid_dashed}"),
         "fig5": (lambda stem, **k: figure5(small_runs, stem, conditions="c", **k),
                  lambda: figure5_data(small_runs), lambda d: draw_figure5(d, conditions="c")),
         "fig6": (lambda stem, **k: figure6(small_runs, stem, **k),
                  lambda: figure6_data(small_runs), draw_figure6),
-        "fig7": (lambda stem, **k: figure7(credit, stem, **k), lambda: figure7_data(credit),
-                 lambda d: draw_cost_curves(d, title=default_title(figure7), ncols=2)),
-        "fig8": (lambda stem, **k: figure8(stem, **k), figure8_data, draw_figure8),
+        "fig7": credit_a("fig7", "Fig. 7: credit-a, J48, J48Unp, IBK10, IBK1, SVMp and SVM "
+                                 + solid_dashed),
+        "fig8": (lambda stem, **k: figure8(stem, **k), figure8_data, None),
         "fig9": (lambda stem, **k: figure9(stem, **k), figure9_data,
-                 lambda d: draw_cost_curves(d, title=FIGURE9_TITLE)),
+                 lambda _: draw_cost_curves(
+                     cost_curve_displays({"test set": t}, cost_lines=False),
+                     title=f"Fig. 9: Appendix B example {solid_dashed}")),
     }
 
 
 def default_title(figure) -> str:
     return inspect.signature(figure).parameters["title"].default
-
-
-FIGURE9_TITLE = "Fig. 9: Appendix B example, \u03b3 = \u221e (solid) vs \u03b3 = 0 (dashed)"
 
 
 @pytest.mark.parametrize("name", [f"fig{i}" for i in range(1, 10)])
@@ -302,8 +316,9 @@ def test_the_csv_a_figure_writes_is_its_data_functions_frame(name, small_runs, t
     assert paths["csv"].read_text() == data().to_csv(index=False)
 
 
-@pytest.mark.parametrize("name", [f"fig{i}" for i in range(1, 10)])
-def test_a_figure_redrawn_from_its_csv_is_the_same_image(name, small_runs, tmp_path):
+@pytest.mark.parametrize("name", [f"fig{i}" for i in (1, 2, 3, 4, 5, 6, 7, 9)])
+def test_a_figure_redrawn_from_its_csv_or_displays_is_the_same_image(name, small_runs,
+                                                                     tmp_path):
     figure, _, draw = _cases(small_runs)[name]
     paths = figure(tmp_path / name, formats=("png",))
     frame = pd.read_csv(paths["csv"])

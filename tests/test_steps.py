@@ -9,15 +9,18 @@ import pytest
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.metrics import compute_metrics
+from threshold_choice.reproduction.figures import toy_example
 from threshold_choice.reproduction.runs import RUN_COLUMNS
 from threshold_choice.reproduction.steps import (
     evaluate_scores,
     read_splits,
     step_credit_a_figures,
+    step_evaluate,
     step_figures_runs,
     step_figures_toy,
     write_csv,
 )
+from threshold_choice.reproduction.steps.report import figure_settings
 from threshold_choice.splits import Split, splits_frame
 
 
@@ -95,10 +98,72 @@ def test_splits_csv_round_trips_to_zero_based_rows(tmp_path):
 def test_credit_a_figures_step_refuses_an_output_it_cannot_draw(tmp_path) -> None:
     files = [tmp_path / "f.png", tmp_path / "f.csv"]
     with pytest.raises(UserError, match="fig4 needs the credit-a scores of J48Unp, NB"):
-        step_credit_a_figures([], {"fig4": files}, gammas=["inf"], estimator="grid")
+        step_credit_a_figures([], {"fig4": files}, gammas=["inf"], settings={})
     with pytest.raises(UserError, match="the credit-a figures are fig3, fig4, fig7, not fig5"):
-        step_credit_a_figures([], {"fig5": files}, gammas=["inf"], estimator="grid")
+        step_credit_a_figures([], {"fig5": files}, gammas=["inf"], settings={})
     assert not list(tmp_path.iterdir())
+
+
+#: an evaluation config other than the defaults: the paper's grid with the authors' two
+#: conventions, and a belief about c that is not uniform
+EVALUATION = {"estimator": "grid", "grid_size": 1000, "seed": 0, "rate_threshold_offset": 1e-7,
+              "tie_breaking": "authors", "cost_distribution": "beta:2,2", "loss": "accuracy"}
+
+
+def test_the_cost_curve_figures_areas_are_the_runs_expected_losses(tmp_path) -> None:
+    """Figs 3 (credit-a) and 9 (the toy example) take the evaluation settings the runs are
+    evaluated with: their legends' areas are the runs' losses (``runs.parquet``)."""
+    frame = scores_frame()
+    # Random's test scores 5e-8 apart from others: the authors' rate-driven thresholds, 1e-7
+    # below each score, then realise other lines than the exact interpolation
+    test = (frame["part"] == "test").to_numpy() & (frame["row"] % 2 == 0).to_numpy()
+    paths = []
+    for model, score in (("Prior", np.full(len(frame), 0.6)),
+                         ("Random", frame["score"] + np.where(test, 5e-8, 0.0))):
+        paths.append(tmp_path / "credit-a" / f"{model}.parquet")
+        paths[-1].parent.mkdir(exist_ok=True)
+        frame.assign(score=score).to_parquet(paths[-1])
+    methods = ["test-optimal", "train-optimal", "score-driven", "rate-driven"]
+    step_evaluate(paths, "credit-a", tmp_path / "runs.parquet", methods=methods,
+                  gammas=["inf", "0"], settings=EVALUATION)
+    step_credit_a_figures(paths, {"fig3": [tmp_path / "fig3.png", tmp_path / "fig3.csv"]},
+                          gammas=["inf", "0"], settings=EVALUATION)
+    runs = pd.read_parquet(tmp_path / "runs.parquet")
+    runs = runs[runs["split"] == 1].set_index(["model", "method", "gamma"])["loss"]
+    figure = pd.read_csv(tmp_path / "fig3.csv")
+    figure = figure[figure["kind"] == "expected_loss"]
+    shown = pd.Series(figure["y"].to_numpy(), index=pd.MultiIndex.from_arrays(
+        [figure["panel"], figure["series"], figure["x"].astype(float)]))
+    assert len(shown) == 16
+    np.testing.assert_allclose(shown.to_numpy(), runs.loc[shown.index].to_numpy(),
+                               rtol=0, atol=1e-15)
+    # the settings matter on these scores: under the defaults, other areas
+    random = frame[(frame["split"] == 1)].assign(score=frame["score"] + np.where(test, 5e-8, 0))
+    part = {p: random[random["part"] == p] for p in ("test", "train")}
+    default = expected_losses(part["test"]["label"], part["test"]["score"],
+                              train_y=part["train"]["label"], train_s=part["train"]["score"],
+                              gammas=[np.inf, 0.0])
+    default = default.set_index(["method", "gamma"])["expected_loss"]
+    assert not np.allclose(shown.loc["Random"].loc[default.index], default, rtol=0, atol=1e-4)
+    # and the authors' offset alone changes rate-driven's loss
+    offset = expected_losses(part["test"]["label"], part["test"]["score"],
+                             methods=["rate-driven"], gammas=[np.inf],
+                             settings=LossSettings(estimator="grid", rate_threshold_offset=1e-7))
+    grid = expected_losses(part["test"]["label"], part["test"]["score"],
+                           methods=["rate-driven"], gammas=[np.inf],
+                           settings=LossSettings(estimator="grid"))
+    assert abs(offset["expected_loss"].item() - grid["expected_loss"].item()) > 1e-5
+    # the toy figures too
+    files = {n: [tmp_path / f"{n}.png", tmp_path / f"{n}.csv"] for n in ("fig2", "fig8", "fig9")}
+    step_figures_toy(files["fig2"], files["fig8"], files["fig9"], settings=EVALUATION)
+    toy = toy_example()
+    expected = expected_losses(toy.test_y, toy.test_s, train_y=toy.train_y, train_s=toy.train_s,
+                               gammas=[np.inf, 0.0],
+                               settings=figure_settings(EVALUATION))
+    fig9 = pd.read_csv(tmp_path / "fig9.csv")
+    fig9 = fig9[fig9["kind"] == "expected_loss"].set_index(["series", "x"])["y"]
+    expected = expected.set_index(["method", "gamma"])["expected_loss"]
+    np.testing.assert_allclose(fig9.loc[expected.index], expected, rtol=0, atol=1e-15)
 
 
 def written(folder) -> set:

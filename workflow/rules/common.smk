@@ -134,6 +134,11 @@ AS_SOON_AS_READY = 1 + max(larger_first(job) for job in DATASET_JOBS)
 
 MODELS = config["models"]["use"]
 GAMMAS = [gamma_label(g) for g in config["evaluation"]["gammas"]]
+# everything else of evaluation (the LossSettings fields and the loss): the runs are evaluated
+# with it, and the cost-curve figures' areas computed with it (the runs' expected losses)
+EVALUATION_SETTINGS = {
+    k: v for k, v in config["evaluation"].items() if k not in ("methods", "gammas")
+}
 # caches shared by every results folder (config "cache"): fitted scores, and the moment tables
 # of the exact estimator (on disk across jobs)
 SCORE_CACHE = os.path.join(config["cache"], "scores")

@@ -32,12 +32,7 @@ for number, members in enumerate(DATASET_JOBS, start=1):
             models=MODELS,
             methods=config["evaluation"]["methods"],
             gammas=[str(g) for g in config["evaluation"]["gammas"]],
-            # everything else of evaluation: the LossSettings fields and the loss
-            settings={
-                k: v
-                for k, v in config["evaluation"].items()
-                if k not in ("methods", "gammas")
-            },
+            settings=EVALUATION_SETTINGS,
         script:
             "../scripts/evaluate.py"
 

@@ -1,6 +1,7 @@
 # Figures 1-9 of the paper (in the configured formats, PNG and PDF by default, each with its
 # plotted data as CSV); the report shows the first format. Each figure's output is the list of
-# its files (figure_files), which the step writes as named. The figures that need no per-run
+# its files (figure_files), which the step writes as named. The cost curves (Figs 1, 3, 4, 7,
+# 8, 9) take the evaluation settings, so that their areas are the runs' expected losses. The figures that need no per-run
 # results are drawn as soon as their inputs exist, so that the run's end waits for Figs 5-6 only.
 
 
@@ -36,6 +37,8 @@ rule figures_toy:
     priority: AS_SOON_AS_READY
     conda:
         "../../environment.yml"
+    params:
+        settings=EVALUATION_SETTINGS,
     script:
         "../scripts/figures_toy.py"
 
@@ -61,7 +64,7 @@ rule figure1:
     conda:
         "../../environment.yml"
     params:
-        estimator=config["evaluation"]["estimator"],
+        settings=EVALUATION_SETTINGS,
         # (drawn only when its model runs: figures_drawn; a registry may lack it)
         entry=MODEL_ENTRIES.get(FIG1_MODEL) if FIG1_PAPER else None,
         seed=config["models"]["seed"],
@@ -83,6 +86,6 @@ rule figures_credit_a:
         "../../environment.yml"
     params:
         gammas=["inf", "0"],
-        estimator=config["evaluation"]["estimator"],
+        settings=EVALUATION_SETTINGS,
     script:
         "../scripts/figures_credit_a.py"

@@ -6,7 +6,7 @@ with log_to(snakemake.log[0]):
     step_figure1(
         snakemake.input.source,
         list(snakemake.output.fig1),
-        estimator=snakemake.params.estimator,
+        settings=snakemake.params.settings,
         entry=snakemake.params.entry,
         seed=snakemake.params.seed,
         weka_jar=weka_jar_of(snakemake.input.weka_jar or None),

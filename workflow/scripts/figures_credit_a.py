@@ -8,5 +8,5 @@ with log_to(snakemake.log[0]):
         list(snakemake.input.scores),
         {name: list(files) for name, files in snakemake.output.items()},
         gammas=snakemake.params.gammas,
-        estimator=snakemake.params.estimator,
+        settings=snakemake.params.settings,
     )

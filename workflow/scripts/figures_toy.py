@@ -7,4 +7,5 @@ with log_to(snakemake.log[0]):
         list(snakemake.output.fig2),
         list(snakemake.output.fig8),
         list(snakemake.output.fig9),
+        settings=snakemake.params.settings,
     )

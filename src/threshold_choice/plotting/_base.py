@@ -17,11 +17,10 @@ import inspect
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
 from threshold_choice.errors import UserError
@@ -39,6 +38,9 @@ from threshold_choice.plotting._common import (
     method_colour,
     save_figure,
 )
+
+if TYPE_CHECKING:  # matplotlib is imported by the drawing: computing a display needs none
+    from matplotlib.axes import Axes
 
 #: line styles of the methods when one colour is given to a whole display (several models)
 _METHOD_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))

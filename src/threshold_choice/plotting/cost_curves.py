@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.collections import LineCollection
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.bootstrap import check_n_boot, percentile_bounds, replicate_cost_lines
@@ -31,6 +29,9 @@ from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend
 from threshold_choice.plotting._common import RunScores, c_grid
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
+
+if TYPE_CHECKING:  # matplotlib is imported by the drawing: the paper's figure data need none
+    from matplotlib.axes import Axes
 
 INF = math.inf
 #: the legend's text for an infinite area (F-cost: a method that can pick a threshold with no
@@ -82,7 +83,8 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
     areas : pandas.DataFrame
         ``method, gamma, expected_loss`` (``expected_losses`` with the settings).
     cost_lines : ndarray of shape (k, 2) or None, default=None
-        The heights of the test cost lines at ``c = 0`` and ``c = 1``. Of more than
+        The heights of the test cost lines at ``c = 0`` and ``c = 1`` (at the settings'
+        deployment ``prior``, as the curves and their areas). Of more than
         ``MAX_DRAWN_LINES`` (1000), that many are kept, evenly spaced in their order (the
         first and the last included), so that a large test set is drawn, not millions of
         lines.
@@ -263,6 +265,9 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             methods=methods, gammas=gammas, settings=chosen, loss_function=cls.LOSS_FUNCTION,
         )
         test, train = run.lines(cls.LINES)
+        if chosen.prior is not None:  # reweighted as expected_losses does: areas = integrals
+            test = test.with_prior(chosen.prior)
+            train = None if train is None else train.with_prior(chosen.prior)
         parts = []
         for method in methods:
             for gamma in gammas:
@@ -299,6 +304,8 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         median peak (rate-driven at ``gamma = 0``, say) runs off the top, its legend entry
         saying so (``False``: every curve fits);
         ``line_kwargs``: passed to every curve's ``plot``."""
+        from matplotlib.collections import LineCollection
+
         if cost_lines is None:
             cost_lines = not getattr(self, "_order", 0)
         if cost_lines and self.cost_lines is not None:
@@ -418,6 +425,7 @@ def _bands(
         )
     curves = np.empty((n_boot, len(pairs), c.size))
     for r, lines in enumerate(replicate_cost_lines(run.test_y, run.test_s, n_boot, seed)):
+        lines = lines.with_prior(settings.prior)
         for k, (method, gamma) in enumerate(pairs):
             sel = selection(method, lines, train, gamma, settings)
             curves[r, k] = expected_cost_curve(sel, gamma, c)

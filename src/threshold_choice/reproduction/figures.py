@@ -1,24 +1,30 @@
 """Figures 1-9 of the paper from plain data (scores, ``runs`` frames).
 
-Each figure is computed first, drawn second (as scikit-learn's ``*Display`` objects):
-``figureN_data(...)`` (and :func:`cost_curves_data`) returns the figure's numbers as a tidy
-frame and never imports matplotlib; ``draw_*(frame, ...)`` draws such a frame and returns the
-matplotlib ``Figure`` (its other arguments are presentation only: titles, columns, legend
-texts); ``figureN(..., stem)`` does both and writes the figure in each of ``formats`` (default
-``<stem>.png`` and ``<stem>.pdf``; also ``svg``) and the frame as ``<stem>.csv`` (atomically),
-or to the list of files given as ``stem`` (a workflow rule's outputs), and returns the paths
-by extension (:func:`figure_paths`). The frame holds exactly the numbers plotted, in drawing
-order, in long format with the columns
-:data:`~threshold_choice.plotting._common.DATA_COLUMNS`:
+Each figure is computed first, drawn second, and what is specific to the paper stays here:
+which models, panels, titles, the Appendix B example, Fig. 8's training panel. The cost-curve
+figures (1, 3, 4, 7, 9 and Fig. 8's test panel) are layouts of the library's
+:class:`~threshold_choice.plotting.CostCurveDisplay`: one display per panel, computed with the
+configured :class:`~threshold_choice.LossSettings` (:func:`cost_curve_displays`; the areas in
+the legends are then the runs' expected losses) and drawn by its ``plot(ax=...)`` on the
+figure's panels (:func:`draw_cost_curves`). Figs 2, 5 and 6 (and Fig. 8's training panel) are
+frames drawn by ``draw_*(frame, ...)``. ``figureN_data(...)`` (:func:`credit_a_data` for
+Figs 3, 4 and 7, :func:`cost_curves_data`) returns a figure's numbers as a tidy frame and
+never imports matplotlib; ``figureN(..., stem)`` (:func:`credit_a_figure`) computes, draws and
+writes the figure in each of ``formats`` (default ``<stem>.png`` and ``<stem>.pdf``; also
+``svg``) and the frame as ``<stem>.csv`` (atomically), or to the list of files given as
+``stem`` (a workflow rule's outputs), and returns the paths by extension
+(:func:`figure_paths`). The frame holds exactly the numbers plotted, in drawing order, in long
+format with the columns :data:`~threshold_choice.plotting._common.DATA_COLUMNS`:
 
 ``panel``
     the subplot's title;
 ``kind``
-    ``cost_line`` (x = 0 and 1, y = the line's ends), ``curve`` (x = c, y = loss),
-    ``expected_loss`` (x = gamma, y = the area under the curve, as in the legend),
-    ``histogram`` (x = bin centre, y = density), ``density`` (x = c_hat, y = Beta pdf),
-    ``point`` (x = train-optimal, y = score-driven loss of one run), ``mean`` (per model),
-    ``gamma_mean`` (x = gamma, y = mean loss of a model type);
+    ``cost_line`` (x = 0 and 1, y = the line's ends; a cost-curve panel draws at most
+    :data:`~threshold_choice.plotting.cost_curves.MAX_DRAWN_LINES`, evenly spaced),
+    ``curve`` (x = c, y = loss), ``expected_loss`` (x = gamma, y = the area under the curve,
+    as in the legend), ``histogram`` (x = bin centre, y = density), ``density`` (x = c_hat,
+    y = Beta pdf), ``point`` (x = train-optimal, y = score-driven loss of one run), ``mean``
+    (per model), ``gamma_mean`` (x = gamma, y = mean loss of a model type);
 ``series``
     the line or group (method and gamma, model type, ...);
 ``x``, ``y``.
@@ -37,16 +43,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.atomic import write_text_atomic
-from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.expected_loss import Estimator, expected_cost_curve, expected_loss
+from threshold_choice.evaluation import LossSettings
+from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.methods import NEEDS_TRAIN, make_selection
 from threshold_choice.plotting._common import (
     FIGURE_FORMATS,
@@ -59,12 +65,19 @@ from threshold_choice.plotting._common import (
     method_colour,
     save_figure,
 )
-from threshold_choice.reproduction.paper import BASELINES, FIGURES, PAPER_METHODS
+from threshold_choice.reproduction.paper import (
+    BASELINES,
+    CREDIT_A_FIGURES,
+    FIGURES,
+    PAPER_METHODS,
+)
 from threshold_choice.uncertainty import Uncertainty, format_gamma
 
 if TYPE_CHECKING:  # matplotlib is imported by the drawing only
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from threshold_choice.plotting.cost_curves import CostCurveDisplay
 
 INF = math.inf
 
@@ -83,11 +96,6 @@ MODEL_ORDER: tuple[str, ...] = (
     "SVMp",
     "SVM",
 )
-#: the models of the credit-a cost-curve figures (captions of Figs 3, 4 and 7 and Sect. 6.3)
-FIG3_MODELS: tuple[str, ...] = FIGURES["fig3"].models
-FIG4_MODELS: tuple[str, ...] = FIGURES["fig4"].models
-FIG7_MODELS: tuple[str, ...] = FIGURES["fig7"].models
-
 #: Appendix B: the five leaves of the J48Unp tree on 1% of spambase (scores P(non-spam),
 #: class 1 = non-spam) and the (class 0, class 1) counts per leaf
 TOY_LEAF_SCORES: tuple[float, ...] = (1 / 8, 1 / 6, 1 / 4, 5 / 6, 24 / 25)
@@ -122,8 +130,10 @@ def toy_example(
 
 
 def _figure(
-    n_panels: int, *, ncols: int | None = None, size: float = 4.6
+    n_panels: int, *, ncols: int | None = None, size: float = 4.6, legend_width: float = 0.0
 ) -> tuple[Figure, list[Axes]]:
+    """A figure of ``n_panels`` axes of ``size`` inches, ``ncols`` a row (default up to 3),
+    each with ``legend_width`` inches beside it for a legend outside the axes."""
     # matplotlib is imported here, not at the top: the data functions never need it
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -132,7 +142,8 @@ def _figure(
         raise UserError("no panels to draw: the figure's data frame is empty")
     ncols = ncols or min(n_panels, 3)
     nrows = math.ceil(n_panels / ncols)
-    fig = Figure(figsize=(size * ncols + 0.4, size * 0.85 * nrows + 0.6), layout="constrained")
+    fig = Figure(figsize=((size + legend_width) * ncols + 0.4, size * 0.85 * nrows + 0.6),
+                 layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
     for ax in axes[n_panels:]:
@@ -196,34 +207,99 @@ def _suffix(conditions: str) -> str:
     return f" ({conditions})" if conditions else ""
 
 
-# -- cost curves: the numbers --------------------------------------------------------------------
+# -- cost curves: the Displays of the panels ------------------------------------------------------
 
 
-def _add_cost_lines(data: FigureData, panel: str, lines: CostLines, label: str) -> None:
-    for j, (a, b) in enumerate(zip(lines.left, lines.right, strict=True)):
-        data.add(panel, "cost_line", f"{label} {j}", [0.0, 1.0], [a, b])
-
-
-def _add_method_curves(
-    data: FigureData,
-    panel: str,
-    run: RunScores,
+def cost_curve_displays(
+    panels: Mapping[str, RunScores],
     *,
-    methods: Sequence[str],
-    gammas: Sequence[float],
-    estimator: Estimator,
-) -> None:
-    test, train = run.lines()
-    for method in methods:
-        if method in NEEDS_TRAIN and train is None:
-            raise UserError(f"{panel}: {method} needs the training scores")
-        sel = make_selection(method, test, train=train)
-        for gamma in gammas:
-            c = c_grid(sel, gamma)
-            data.add(panel, "curve", _curve_name(method, gamma), c,
-                     expected_cost_curve(sel, gamma, c))
-            data.add(panel, "expected_loss", method, gamma,
-                     expected_loss(sel, gamma, estimator=estimator))
+    methods: Sequence[str] = PAPER_METHODS,
+    gammas: Sequence[float] = (INF, 0.0),
+    cost_lines: bool = True,
+    settings: LossSettings | Mapping[str, Any] | None = None,
+) -> dict[str, CostCurveDisplay]:
+    """The cost-curve displays of a figure's panels, computed, not drawn.
+
+    Parameters
+    ----------
+    panels : Mapping of str to RunScores
+        Panel title -> the scores of one run (test, and training for train-optimal).
+    methods : sequence of str, default=PAPER_METHODS
+        The threshold choice methods.
+    gammas : sequence of float, default=(inf, 0.0)
+        The certainties.
+    cost_lines : bool, default=True
+        Keep the test cost lines to draw them (of more than
+        :data:`~threshold_choice.plotting.cost_curves.MAX_DRAWN_LINES`, that many, evenly
+        spaced).
+    settings : LossSettings, Mapping or None, default=None
+        How the areas are estimated and under which conditions
+        (:class:`~threshold_choice.LossSettings` or a mapping of its fields: the estimator,
+        the cost distribution, the authors' conventions, ...), as the runs are evaluated;
+        ``None``: the library's defaults.
+
+    Returns
+    -------
+    dict of str to CostCurveDisplay
+        Panel title -> its :class:`~threshold_choice.plotting.CostCurveDisplay`: the test
+        cost lines, the expected cost curves ``K(c)`` of ``methods`` at each of ``gammas``
+        and their areas, the expected losses of :func:`~threshold_choice.expected_losses`.
+
+    Raises
+    ------
+    UserError
+        Without panels, or when a method needs training scores a panel lacks.
+    """
+    from threshold_choice.plotting.cost_curves import CostCurveDisplay
+
+    if not panels:
+        raise UserError("no panels to plot")
+    for panel, run in panels.items():
+        lacking = [m for m in methods if m in NEEDS_TRAIN and run.train_y is None]
+        if lacking:  # said with the panel, which the display does not know
+            raise UserError(f"{panel}: {lacking[0]} needs the training scores")
+    return {
+        panel: CostCurveDisplay.from_predictions(
+            run.test_y, run.test_s, train_y=run.train_y, train_score=run.train_s, plot=False,
+            methods=methods, gammas=gammas, settings=settings, cost_lines=cost_lines)
+        for panel, run in panels.items()
+    }
+
+
+def displays_data(displays: Mapping[str, CostCurveDisplay]) -> pd.DataFrame:
+    """The plotted numbers of cost-curve panels, as a figure's CSV holds them.
+
+    Parameters
+    ----------
+    displays : Mapping of str to CostCurveDisplay
+        Panel title -> its display (:func:`cost_curve_displays`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Each display's :attr:`~threshold_choice.plotting.CostCurveDisplay.data` under its
+        panel's title (``panel, kind, series, x, y``), per panel the ``cost_line`` rows (the
+        drawn ones: a display keeps at most
+        :data:`~threshold_choice.plotting.cost_curves.MAX_DRAWN_LINES`, numbered as among
+        all), then per method and gamma its ``curve`` (series ``"<method> gamma=<gamma>"``)
+        and its ``expected_loss`` (series the method, x = gamma, y = the area in the legend).
+    """
+    frames = [_areas_after_curves(display.data.assign(panel=panel))
+              for panel, display in displays.items()]
+    return pd.concat(frames, ignore_index=True) if frames else FigureData().frame()
+
+
+def _areas_after_curves(data: pd.DataFrame) -> pd.DataFrame:
+    """A display's rows with each ``expected_loss`` row moved after its curve: the figure
+    CSVs' order (a display lists its areas after all its curves)."""
+    curve, area = data["kind"] == "curve", data["kind"] == "expected_loss"
+    order = {s: float(i) for i, s in enumerate(dict.fromkeys(data.loc[curve, "series"]))}
+    key = np.where(data["kind"] == "cost_line", -1.0, float(len(order)))
+    key[curve.to_numpy()] = data.loc[curve, "series"].map(order)
+    key[area.to_numpy()] = [order[_curve_name(m, g)] + 0.5
+                            for m, g in zip(data.loc[area, "series"], data.loc[area, "x"],
+                                            strict=True)]
+    return data.iloc[np.argsort(key, kind="stable")]
 
 
 def cost_curves_data(
@@ -232,20 +308,12 @@ def cost_curves_data(
     methods: Sequence[str] = PAPER_METHODS,
     gammas: Sequence[float] = (INF, 0.0),
     cost_lines: bool = True,
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """The numbers of :func:`cost_curves_figure` (``panel, kind, series, x, y``), per panel:
-    the test cost lines (``cost_line``, with ``cost_lines``), then for each method and gamma its
-    expected cost curve ``K(c)`` (``curve``, series ``"<method> gamma=<gamma>"``) and its
-    expected loss (``expected_loss``, series the method, x = gamma, y = the area)."""
-    if not panels:
-        raise UserError("no panels to plot")
-    data = FigureData()
-    for name, run in panels.items():
-        if cost_lines:
-            _add_cost_lines(data, name, run.lines()[0], "test cost line")
-        _add_method_curves(data, name, run, methods=methods, gammas=gammas, estimator=estimator)
-    return data.frame()
+    """The numbers of :func:`cost_curves_figure`: :func:`displays_data` of
+    :func:`cost_curve_displays` (the same arguments)."""
+    return displays_data(cost_curve_displays(panels, methods=methods, gammas=gammas,
+                                             cost_lines=cost_lines, settings=settings))
 
 
 def _pick(scores: Mapping[str, RunScores], models: Sequence[str]) -> dict[str, RunScores]:
@@ -255,149 +323,182 @@ def _pick(scores: Mapping[str, RunScores], models: Sequence[str]) -> dict[str, R
     return {m: scores[m] for m in models}
 
 
+def _styles(gammas: Sequence[float]) -> str:
+    """The line style of each gamma for a title (``solid gamma = inf, dashed gamma = 0``, in
+    Greek letters and signs)."""
+    if len(gammas) == 1:
+        return f"\u03b3 = {gamma_text(gammas[0])}"
+    names = {"-": "solid", "--": "dashed", ":": "dotted"}
+    return ", ".join(f"{names[gamma_linestyle(g)]} \u03b3 = {gamma_text(g)}" for g in gammas)
+
+
 def figure1_data(
     test_y: ArrayLike,
     test_s: ArrayLike,
     train_y: ArrayLike,
     train_s: ArrayLike,
     *,
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """The numbers of Fig. 1: the test cost lines and the four methods at gamma = inf."""
-    run = RunScores.from_arrays(test_y, test_s, train_y, train_s)
-    return cost_curves_data({"test set": run}, gammas=(INF,), estimator=estimator)
+    """The numbers of Fig. 1: the test cost lines and the four methods at gamma = inf, their
+    areas by ``settings`` (:func:`cost_curve_displays`)."""
+    return cost_curves_data({"test set": RunScores.from_arrays(test_y, test_s, train_y, train_s)},
+                            gammas=(INF,), settings=settings)
 
 
-def figure3_data(scores: Mapping[str, RunScores], *, gammas: Sequence[float] = (INF, 0.0),
-                 estimator: Estimator = "exact") -> pd.DataFrame:
-    """The numbers of Fig. 3 (credit-a, one panel per model of :data:`FIG3_MODELS`)."""
-    return _credit_a_data(FIG3_MODELS, scores, gammas, estimator)
+def credit_a_data(
+    stem: str,
+    scores: Mapping[str, RunScores],
+    *,
+    gammas: Sequence[float] = (INF, 0.0),
+    settings: LossSettings | Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """The numbers of Fig. 3, 4 or 7: one cost-curve panel per model of the figure.
+
+    Parameters
+    ----------
+    stem : {"fig3", "fig4", "fig7"}
+        The figure; its models are those of
+        :data:`~threshold_choice.reproduction.paper.FIGURES`.
+    scores : Mapping of str to RunScores
+        Model type -> the scores of one run (more models may be given).
+    gammas : sequence of float, default=(inf, 0.0)
+        The certainties.
+    settings : LossSettings, Mapping or None, default=None
+        The areas' estimator and conditions (:func:`cost_curve_displays`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The figure's numbers (:func:`displays_data`), the four methods at each of
+        ``gammas`` per panel, in the figure's order of models.
+
+    Raises
+    ------
+    UserError
+        For another ``stem``, or scores missing for one of the figure's models.
+    """
+    return displays_data(_credit_a_displays(stem, scores, gammas, settings))
 
 
-def figure4_data(scores: Mapping[str, RunScores], *, gammas: Sequence[float] = (INF, 0.0),
-                 estimator: Estimator = "exact") -> pd.DataFrame:
-    """The numbers of Fig. 4 (credit-a, one panel per model of :data:`FIG4_MODELS`)."""
-    return _credit_a_data(FIG4_MODELS, scores, gammas, estimator)
+def _credit_a_displays(stem: str, scores: Mapping[str, RunScores], gammas: Sequence[float],
+                       settings: LossSettings | Mapping[str, Any] | None
+                       ) -> dict[str, CostCurveDisplay]:
+    if stem not in CREDIT_A_FIGURES:
+        raise UserError(f"the credit-a figures are {', '.join(CREDIT_A_FIGURES)}, not {stem}")
+    return cost_curve_displays(_pick(scores, FIGURES[stem].models), gammas=gammas,
+                               settings=settings)
 
 
-def figure7_data(scores: Mapping[str, RunScores], *, gammas: Sequence[float] = (INF, 0.0),
-                 estimator: Estimator = "exact") -> pd.DataFrame:
-    """The numbers of Fig. 7 (credit-a, one panel per model of :data:`FIG7_MODELS`)."""
-    return _credit_a_data(FIG7_MODELS, scores, gammas, estimator)
-
-
-def _credit_a_data(models: Sequence[str], scores: Mapping[str, RunScores],
-                   gammas: Sequence[float], estimator: Estimator) -> pd.DataFrame:
-    """One panel of cost curves per model of ``models`` (Figs 3, 4 and 7)."""
-    return cost_curves_data(_pick(scores, models), gammas=gammas, estimator=estimator)
-
-
-def figure8_data(run: RunScores | None = None, *, estimator: Estimator = "exact") -> pd.DataFrame:
+def figure8_data(
+    run: RunScores | None = None,
+    *,
+    settings: LossSettings | Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
     """The numbers of Fig. 8: panel ``training set``, the training cost lines and their
     lower envelope (``curve`` ``training envelope``: the train-optimal choice on the training
-    data); panel ``test set``, the test cost lines and the four methods at gamma = inf.
-    ``run`` defaults to the Appendix B example (:func:`toy_example`)."""
+    data); panel ``test set``, the test cost lines and the four methods at gamma = inf
+    (:func:`displays_data`), areas by ``settings``. ``run`` defaults to the Appendix B example
+    (:func:`toy_example`)."""
+    training, test = _figure8_parts(run, settings)
+    return pd.concat([training, displays_data({"test set": test})], ignore_index=True)
+
+
+def _figure8_parts(run: RunScores | None, settings: LossSettings | Mapping[str, Any] | None
+                   ) -> tuple[pd.DataFrame, CostCurveDisplay]:
+    """Fig. 8's training panel (its rows) and its test panel (a display)."""
     run = run or toy_example()
-    test, train = run.lines()
+    train = run.lines()[1]
     if train is None:
         raise UserError("figure 8 needs the training scores")
     data = FigureData()
-    _add_cost_lines(data, "training set", train, "training cost line")
+    for j, (a, b) in enumerate(zip(train.left, train.right, strict=True)):
+        data.add("training set", "cost_line", f"training cost line {j}", [0.0, 1.0], [a, b])
     sel = make_selection("test-optimal", train)  # the envelope of the training lines
     c = c_grid(sel, INF)
     data.add("training set", "curve", "training envelope", c, expected_cost_curve(sel, INF, c))
-    _add_cost_lines(data, "test set", test, "test cost line")
-    _add_method_curves(data, "test set", run, methods=PAPER_METHODS, gammas=(INF,),
-                       estimator=estimator)
-    return data.frame()
+    test = cost_curve_displays({"test set": run}, gammas=(INF,), settings=settings)
+    return data.frame(), test["test set"]
 
 
-def figure9_data(run: RunScores | None = None, *, estimator: Estimator = "exact") -> pd.DataFrame:
+def figure9_data(
+    run: RunScores | None = None,
+    *,
+    settings: LossSettings | Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
     """The numbers of Fig. 9: the four methods at gamma = inf and 0, no cost lines, on ``run``
-    (default: the Appendix B example)."""
+    (default: the Appendix B example), areas by ``settings``."""
     return cost_curves_data({"test set": run or toy_example()}, gammas=(INF, 0.0),
-                            cost_lines=False, estimator=estimator)
+                            cost_lines=False, settings=settings)
 
 
 # -- cost curves: the drawing --------------------------------------------------------------------
 
-
-def _draw_cost_lines(ax: Axes, rows: pd.DataFrame, *, numbered: bool = False) -> None:
-    """The ``cost_line`` rows (two per line: x = 0 and 1) as thin grey lines, the first
-    labelled with the series' name without its number; ``numbered``: ``i=<j>`` at c = 0.5
-    (where the lines of the Appendix B example are all apart)."""
-    lines = rows[rows["kind"] == "cost_line"]
-    ends = lines["y"].to_numpy().reshape(-1, 2)
-    label = str(lines["series"].iloc[0]).rsplit(" ", 1)[0] if len(lines) else None
-    for j, (a, b) in enumerate(ends):
-        ax.plot([0, 1], [a, b], color="0.7", lw=0.6, zorder=1, label=label if j == 0 else None)
-    if numbered:
-        for j, (a, b) in enumerate(ends):
-            ax.annotate(f"i={j}", (0.5, (a + b) / 2), fontsize=7, xytext=(0, 2),
-                        textcoords="offset points")
+#: the width of a cost-curve panel's legend, beside it (a Display's legend is outside its axes)
+_LEGEND_WIDTH = 2.1
 
 
-def _draw_method_curves(ax: Axes, rows: pd.DataFrame) -> None:
-    """Each ``expected_loss`` row's curve: colour by method, line style by gamma, the area
-    in the legend."""
-    areas = rows[rows["kind"] == "expected_loss"]
-    curves = rows[rows["kind"] == "curve"]
-    for method, gamma, area in zip(areas["series"], areas["x"], areas["y"], strict=True):
-        k = curves[curves["series"] == _curve_name(method, gamma)]
-        ax.plot(
-            k["x"].to_numpy(),
-            k["y"].to_numpy(),
-            color=method_colour(method),
-            ls=gamma_linestyle(gamma),
-            lw=1.6,
-            zorder=3,
-            label=f"{method}, \u03b3={gamma_text(gamma)}: {area:.4f}",
-        )
+def draw_cost_curves(displays: Mapping[str, CostCurveDisplay], *, title: str,
+                     ncols: int | None = None) -> Figure:
+    """Draw cost-curve panels (Figs 1, 3, 4, 7, 9), a display each.
 
+    Each display's :meth:`~threshold_choice.plotting.CostCurveDisplay.plot` on its panel,
+    titled: the cost lines a light fan, the curves coloured by method (solid: gamma = inf,
+    dashed: gamma = 0, dotted: others), the expected losses in the legend beside the panel.
 
-def _cost_axes(ax: Axes, title: str, *, legend_title: str | None = "expected loss") -> None:
-    ax.set_xlim(0, 1)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel("cost proportion c")
-    ax.set_ylabel("loss")
-    ax.set_title(title)
-    ax.grid(alpha=0.25)
-    if legend_title is None:
-        ax.legend(fontsize=7)
-    else:
-        ax.legend(fontsize=7, title=legend_title, title_fontsize=7, loc="upper right")
+    Parameters
+    ----------
+    displays : Mapping of str to CostCurveDisplay
+        Panel title -> its display (:func:`cost_curve_displays`).
+    title : str
+        The figure's title.
+    ncols : int or None, default=None
+        Panels a row; ``None``: up to 3.
 
-
-def _draw_cost_panel(ax: Axes, data: pd.DataFrame, panel: str) -> None:
-    rows = data[data["panel"] == panel]
-    _draw_cost_lines(ax, rows)
-    _draw_method_curves(ax, rows)
-    _cost_axes(ax, panel)
-
-
-def draw_cost_curves(data: pd.DataFrame, *, title: str, ncols: int | None = None) -> Figure:
-    """Draw a frame of :func:`cost_curves_data` (Figs 1, 3, 4, 7, 9): one panel per
-    ``panel``, the cost lines thin grey, the curves coloured by method (solid: gamma = inf,
-    dashed: gamma = 0, dotted: others), the expected losses in the legend."""
-    fig, axes = _figure(len(_panels(data)), ncols=ncols)
-    for ax, panel in zip(axes, _panels(data), strict=True):
-        _draw_cost_panel(ax, data, panel)
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (Agg canvas, constrained layout).
+    """
+    fig, axes = _figure(len(displays), ncols=ncols, legend_width=_LEGEND_WIDTH)
+    for ax, (panel, display) in zip(axes, displays.items(), strict=True):
+        display.plot(ax=ax, title=panel)
     fig.suptitle(title)
     return fig
 
 
-def draw_figure8(data: pd.DataFrame) -> Figure:
-    """Draw a frame of :func:`figure8_data`: left, the numbered training cost lines and their
-    envelope; right, the test cost lines and the methods' curves."""
-    (left_panel, right_panel) = _panels(data)
-    fig, (left, right) = _figure(2, ncols=2)
-    rows = data[data["panel"] == left_panel]
-    _draw_cost_lines(left, rows, numbered=True)
-    envelope = rows[rows["kind"] == "curve"]
+def draw_figure8(training: pd.DataFrame, test: CostCurveDisplay) -> Figure:
+    """Draw Fig. 8: the training panel beside the test panel.
+
+    Parameters
+    ----------
+    training : pandas.DataFrame
+        The ``training set`` rows of :func:`figure8_data`: the training cost lines, drawn
+        numbered, and their envelope.
+    test : CostCurveDisplay
+        The test panel (test cost lines and the methods' curves), drawn as
+        :func:`draw_cost_curves` draws a panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (Agg canvas, constrained layout).
+    """
+    fig, (left, right) = _figure(2, ncols=2, legend_width=_LEGEND_WIDTH)
+    ends = training.loc[training["kind"] == "cost_line", "y"].to_numpy().reshape(-1, 2)
+    for j, (a, b) in enumerate(ends):  # numbered at c = 0.5, where the lines are all apart
+        left.plot([0, 1], [a, b], color="0.55", lw=0.6, zorder=1,
+                  label="training cost lines" if j == 0 else None)
+        left.annotate(f"i={j}", (0.5, (a + b) / 2), fontsize=7, xytext=(0, 2),
+                      textcoords="offset points")
+    envelope = training[training["kind"] == "curve"]
     left.plot(envelope["x"].to_numpy(), envelope["y"].to_numpy(),
               color=method_colour("train-optimal"), lw=1.6, label="envelope (train-optimal)")
-    _cost_axes(left, left_panel, legend_title=None)
-    _draw_cost_panel(right, data, right_panel)
+    left.set_xlim(0, 1)
+    left.set_ylim(bottom=0)
+    left.set_title("training set", fontsize=10, pad=10)  # as the displays' titles
+    test._finish(left, test.X_LABEL, test.Y_LABEL)  # the displays' axes and legend
+    test.plot(ax=right, title="test set")
     fig.suptitle("Fig. 8: J48Unp on 1% of spambase (Appendix B)")
     return fig
 
@@ -413,17 +514,23 @@ def cost_curves_figure(
     methods: Sequence[str] = PAPER_METHODS,
     gammas: Sequence[float] = (INF, 0.0),
     cost_lines: bool = True,
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
     ncols: int | None = None,
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
-    """One panel per entry of ``panels`` (title -> scores): the test cost lines (thin grey)
-    and the expected cost curves ``K(c)`` of ``methods`` at each of ``gammas`` (solid:
-    gamma = inf, dashed: gamma = 0, dotted: others), the expected losses (areas, by
-    ``estimator``) in the legend (:func:`cost_curves_data`, :func:`draw_cost_curves`)."""
-    data = cost_curves_data(panels, methods=methods, gammas=gammas, cost_lines=cost_lines,
-                            estimator=estimator)
-    return _write(draw_cost_curves(data, title=title, ncols=ncols), stem, data, formats)
+    """One panel per entry of ``panels`` (title -> scores), a
+    :class:`~threshold_choice.plotting.CostCurveDisplay` each (:func:`cost_curve_displays`,
+    :func:`draw_cost_curves`): the test cost lines and the expected cost curves ``K(c)`` of
+    ``methods`` at each of ``gammas``, their areas by ``settings`` in the legend."""
+    displays = cost_curve_displays(panels, methods=methods, gammas=gammas,
+                                   cost_lines=cost_lines, settings=settings)
+    return _write_displays(displays, stem, title, formats, ncols)
+
+
+def _write_displays(displays: Mapping[str, CostCurveDisplay], stem: FigureTarget, title: str,
+                    formats: Sequence[str], ncols: int | None = None) -> dict[str, Path]:
+    fig = draw_cost_curves(displays, title=title, ncols=ncols)
+    return _write(fig, stem, displays_data(displays), formats)
 
 
 def figure1(
@@ -434,64 +541,67 @@ def figure1(
     stem: FigureTarget,
     *,
     title: str = "Fig. 1: cost curves, J48Unp on spambase (\u03b3 = \u221e)",
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
-    """Fig. 1: all test cost lines and the four methods' cost curves at gamma = inf."""
-    data = figure1_data(test_y, test_s, train_y, train_s, estimator=estimator)
-    return _write_cost_curves(data, stem, title, formats)
+    """Fig. 1: all test cost lines and the four methods' cost curves at gamma = inf, the
+    areas by ``settings`` (:func:`figure1_data`)."""
+    run = RunScores.from_arrays(test_y, test_s, train_y, train_s)
+    return cost_curves_figure({"test set": run}, stem, title=title, gammas=(INF,),
+                              settings=settings, formats=formats)
 
 
-def _write_cost_curves(data: pd.DataFrame, stem: FigureTarget, title: str,
-                       formats: Sequence[str], ncols: int | None = None) -> dict[str, Path]:
-    """Draw cost-curve panels (Figs 1, 3, 4, 7) and write the figure's files."""
-    return _write(draw_cost_curves(data, title=title, ncols=ncols), stem, data, formats)
-
-
-_SOLID_DASHED = "(solid \u03b3 = \u221e, dashed \u03b3 = 0)"
-
-
-def figure3(
+def credit_a_figure(
+    stem: str,
     scores: Mapping[str, RunScores],
-    stem: FigureTarget,
+    target: FigureTarget,
     *,
-    title: str = f"Fig. 3: credit-a, Prior (left) and Random (right) {_SOLID_DASHED}",
+    title: str | None = None,
     gammas: Sequence[float] = (INF, 0.0),
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
-    """Fig. 3: credit-a, Prior and Random; ``scores``: model type -> scores of one run."""
-    return _write_cost_curves(figure3_data(scores, gammas=gammas, estimator=estimator),
-                              stem, title, formats)
+    """Draw and write Fig. 3, 4 or 7: one cost-curve panel per model of the figure.
 
+    The models are those of :data:`~threshold_choice.reproduction.paper.FIGURES` (Prior and
+    Random; J48Unp and NB; J48, J48Unp, IBK10, IBK1, SVMp, SVM, the pairs Sect. 6.3
+    compares), each panel the four methods' cost curves at each of ``gammas`` with their
+    areas in the legend (:func:`credit_a_data`), two panels a row.
 
-def figure4(
-    scores: Mapping[str, RunScores],
-    stem: FigureTarget,
-    *,
-    title: str = f"Fig. 4: credit-a, J48Unp (left) and NB (right) {_SOLID_DASHED}",
-    gammas: Sequence[float] = (INF, 0.0),
-    estimator: Estimator = "exact",
-    formats: Sequence[str] = FIGURE_FORMATS,
-) -> dict[str, Path]:
-    """Fig. 4: credit-a, J48Unp and NB; ``scores``: model type -> scores of one run."""
-    return _write_cost_curves(figure4_data(scores, gammas=gammas, estimator=estimator),
-                              stem, title, formats)
+    Parameters
+    ----------
+    stem : {"fig3", "fig4", "fig7"}
+        The figure.
+    scores : Mapping of str to RunScores
+        Model type -> the scores of one run (more models may be given).
+    target : str, Path or sequence of them
+        A stem, or the figure's files (:func:`figure_paths`).
+    title : str or None, default=None
+        The figure's title; ``None``: its number, dataset, models and line styles.
+    gammas : sequence of float, default=(inf, 0.0)
+        The certainties.
+    settings : LossSettings, Mapping or None, default=None
+        The areas' estimator and conditions (:func:`cost_curve_displays`).
+    formats : sequence of str, default=("png", "pdf")
+        The image formats, when ``target`` is a stem.
 
+    Returns
+    -------
+    dict of str to Path
+        The files written, by extension (the images, then ``csv``).
 
-def figure7(
-    scores: Mapping[str, RunScores],
-    stem: FigureTarget,
-    *,
-    title: str = f"Fig. 7: credit-a, selected models {_SOLID_DASHED}",
-    gammas: Sequence[float] = (INF, 0.0),
-    estimator: Estimator = "exact",
-    formats: Sequence[str] = FIGURE_FORMATS,
-) -> dict[str, Path]:
-    """Fig. 7: credit-a, J48, J48Unp, IBK10, IBK1, SVMp, SVM (the pairs Sect. 6.3 compares:
-    pruned vs unpruned tree, 10 vs 1 neighbours, SVM with and without probabilities)."""
-    return _write_cost_curves(figure7_data(scores, gammas=gammas, estimator=estimator),
-                              stem, title, formats, ncols=2)
+    Raises
+    ------
+    UserError
+        For another ``stem``, or scores missing for one of the figure's models.
+    """
+    displays = _credit_a_displays(stem, scores, gammas, settings)
+    spec = FIGURES[stem]
+    if title is None:
+        *first, last = spec.models
+        models = f"{', '.join(first)} and {last}" if first else last
+        title = f"Fig. {stem[3:]}: {spec.dataset}, {models} ({_styles(gammas)})"
+    return _write_displays(displays, target, title, formats, ncols=2)
 
 
 # -- Fig. 2: the uncertainty model ---------------------------------------------------------------
@@ -756,41 +866,47 @@ def figure8(
     stem: FigureTarget,
     run: RunScores | None = None,
     *,
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 8: left, the training cost lines (numbered) and their lower envelope (the
     train-optimal choice on the training data); right, the test cost lines and the four
-    methods' cost curves at gamma = inf, areas in the legend. ``run`` defaults to the
-    Appendix B example (:func:`toy_example`)."""
-    data = figure8_data(run, estimator=estimator)
-    return _write(draw_figure8(data), stem, data, formats)
+    methods' cost curves at gamma = inf, areas (by ``settings``) in the legend
+    (:func:`figure8_data`). ``run`` defaults to the Appendix B example
+    (:func:`toy_example`)."""
+    training, test = _figure8_parts(run, settings)
+    data = pd.concat([training, displays_data({"test set": test})], ignore_index=True)
+    return _write(draw_figure8(training, test), stem, data, formats)
 
 
 def figure9(
     stem: FigureTarget,
     run: RunScores | None = None,
     *,
-    estimator: Estimator = "exact",
+    settings: LossSettings | Mapping[str, Any] | None = None,
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
-    """Fig. 9: the Appendix B example, the four methods' cost curves under complete
-    certainty (solid, gamma = inf) and complete uncertainty (dashed, gamma = 0)."""
-    data = figure9_data(run, estimator=estimator)
-    title = "Fig. 9: Appendix B example, \u03b3 = \u221e (solid) vs \u03b3 = 0 (dashed)"
-    return _write(draw_cost_curves(data, title=title), stem, data, formats)
+    """Fig. 9: the Appendix B example (or ``run``), the four methods' cost curves under
+    complete certainty (solid, gamma = inf) and complete uncertainty (dashed, gamma = 0),
+    areas by ``settings`` (:func:`figure9_data`)."""
+    gammas = (INF, 0.0)
+    title = f"Fig. 9: Appendix B example ({_styles(gammas)})"
+    return cost_curves_figure({"test set": run or toy_example()}, stem, title=title,
+                              gammas=gammas, cost_lines=False, settings=settings,
+                              formats=formats)
 
 
 __all__ = [
-    "FIG3_MODELS",
-    "FIG4_MODELS",
-    "FIG7_MODELS",
     "TOY_LEAF_SCORES",
     "TOY_TEST_COUNTS",
     "TOY_TRAIN_COUNTS",
     "FigureTarget",
+    "cost_curve_displays",
     "cost_curves_data",
     "cost_curves_figure",
+    "credit_a_data",
+    "credit_a_figure",
+    "displays_data",
     "draw_cost_curves",
     "draw_figure2",
     "draw_figure5",
@@ -800,16 +916,10 @@ __all__ = [
     "figure1_data",
     "figure2",
     "figure2_data",
-    "figure3",
-    "figure3_data",
-    "figure4",
-    "figure4_data",
     "figure5",
     "figure5_data",
     "figure6",
     "figure6_data",
-    "figure7",
-    "figure7_data",
     "figure8",
     "figure8_data",
     "figure9",

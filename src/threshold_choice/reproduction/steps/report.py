@@ -158,24 +158,39 @@ def step_figures_runs(
             conditions=conditions)
 
 
-def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles) -> None:
+def figure_settings(settings: Mapping[str, Any] | None) -> Any:
+    """The :class:`~threshold_choice.evaluation.LossSettings` of the config's ``evaluation``
+    settings (``methods``, ``gammas`` and ``loss`` left out): those the runs are evaluated
+    with, so that the areas in the cost-curve figures' legends are the runs' expected
+    losses. The figures are of the accuracy loss, the paper's, whatever ``loss``."""
+    from threshold_choice.evaluation import LossSettings
+
+    return LossSettings.from_mapping({k: v for k, v in (settings or {}).items()
+                                      if k not in ("methods", "gammas", "loss")})
+
+
+def step_figures_toy(fig2: FigureFiles, fig8: FigureFiles, fig9: FigureFiles, *,
+                     settings: Mapping[str, Any] | None = None) -> None:
     """Figs 2 (c_hat histograms), 8 and 9 (the Appendix B toy example), each written to its
-    files."""
+    files; ``settings``: the config's ``evaluation`` (:func:`figure_settings`)."""
     from threshold_choice.reproduction.figures import figure2, figure8, figure9
 
+    loss_settings = figure_settings(settings)
     figure2(fig2)
-    figure8(fig8)
-    figure9(fig9)
+    figure8(fig8, settings=loss_settings)
+    figure9(fig9, settings=loss_settings)
 
 
-def step_figure1(source: Path | str, fig1: FigureFiles, *, estimator: str,
+def step_figure1(source: Path | str, fig1: FigureFiles, *,
+                 settings: Mapping[str, Any] | None = None,
                  entry: Mapping[str, Any] | None = None, seed: int = 0,
                  weka_jar: Path | str | None = None) -> None:
     """Fig. 1: cost curves of J48Unp on spambase, written to its files. With ``entry`` (the
     model's registry entry), ``source`` is the prepared spambase and the model is fitted on
     the authors' split of Fig. 1 (:data:`~threshold_choice.reproduction.paper.FIG1_PROTOCOL`:
     trained on 1%, tested on the other 99%); without, ``source`` is the model's scores and
-    the first 50/50 split is drawn."""
+    the first 50/50 split is drawn. ``settings``: the config's ``evaluation``
+    (:func:`figure_settings`)."""
     from threshold_choice.plotting._common import RunScores
     from threshold_choice.reproduction.figures import figure1
 
@@ -201,7 +216,7 @@ def step_figure1(source: Path | str, fig1: FigureFiles, *, estimator: str,
         run = RunScores.from_frame(scores, split=int(scores["split"].iloc[0]))
         title = "Fig. 1: J48Unp on 1% of spambase, tested on 99% (\u03b3 = \u221e)"
     figure1(run.test_y, run.test_s, run.train_y, run.train_s, fig1, title=title,
-            estimator=estimator)  # type: ignore[arg-type]
+            settings=figure_settings(settings))
 
 
 def step_credit_a_figures(
@@ -209,25 +224,28 @@ def step_credit_a_figures(
     figures: Mapping[str, FigureFiles],
     *,
     gammas: Sequence[float | str],
-    estimator: str,
+    settings: Mapping[str, Any] | None = None,
 ) -> None:
     """Figs 3, 4 and 7: credit-a cost curves (first split) of the models they show;
     ``figures`` maps each figure drawn (``fig3``, ``fig4``, ``fig7``) to its files. The scores
-    files are named after their model types."""
-    from threshold_choice.reproduction.figures import figure3, figure4, figure7
-    from threshold_choice.reproduction.paper import FIGURES
+    files are named after their model types. ``settings``: the config's ``evaluation``
+    (:func:`figure_settings`)."""
+    from threshold_choice.reproduction.figures import credit_a_figure
+    from threshold_choice.reproduction.paper import CREDIT_A_FIGURES, FIGURES
 
-    draws = {"fig3": figure3, "fig4": figure4, "fig7": figure7}
     scores = {Path(p).stem: _run_scores(p) for p in scores_paths}
     g = [gamma_of_label(str(x)) for x in gammas]
-    for name, files in figures.items():
-        if name not in draws:
-            raise UserError(f"the credit-a figures are {', '.join(draws)}, not {name}")
+    loss_settings = figure_settings(settings)
+    for name in figures:  # every figure checked before any is drawn
+        if name not in CREDIT_A_FIGURES:
+            raise UserError(f"the credit-a figures are {', '.join(CREDIT_A_FIGURES)}, "
+                            f"not {name}")
         missing = [m for m in FIGURES[name].models if m not in scores]
         if missing:
             raise UserError(f"{name} needs the credit-a scores of {', '.join(missing)}; "
                             "add them to the inputs")
-        draws[name](scores, files, gammas=g, estimator=estimator)  # type: ignore[operator]
+    for name, files in figures.items():
+        credit_a_figure(name, scores, files, gammas=g, settings=loss_settings)
 
 
 def step_report_page(
