@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, SHARED
-from tests.test_workflow import snakemake
+from tests.workflow.test_workflow import snakemake
 from threshold_choice.errors import UserError
 from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.config import _GAMMA_LABEL, check_config

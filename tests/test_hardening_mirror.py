@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import threshold_choice.datasets.registry as dataset_registry
-from tests.test_datasets_mirror import no_network  # noqa: F401 (a fixture, used by offline)
+from tests.reproduction.test_datasets_mirror import no_network  # noqa: F401 (a fixture, used by offline)
 from threshold_choice.cli import main
 from threshold_choice.datasets.errors import SourceUnavailableError
 from threshold_choice.datasets.fetch import Mirror, fetch_source

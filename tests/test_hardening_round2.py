@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import random_scores
-from tests.test_hardening_cli import one_error_line, run_cli, write_scores
+from tests.workflow.test_cli_errors import one_error_line, run_cli, write_scores
 from threshold_choice.errors import UserError
 
 

@@ -64,7 +64,7 @@ STATED_TOL = 6e-4
 
 def stated_tol(key) -> float:
     # the paper's 0.2168 for train-optimal at gamma = 0 is 0.002 below Theorem 2's area
-    # (see tests/test_appendix_b_example.py)
+    # (see tests/paper/test_appendix_b_example.py)
     return 2.5e-3 if key == ("train-optimal", 0.0) else STATED_TOL
 
 

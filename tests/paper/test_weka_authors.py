@@ -231,7 +231,7 @@ def test_the_default_run_gives_the_published_row_of_sonar(authors_jar, tmp_path)
     """sonar's Table 8 row (means over the 10 Weka model types x 10 splits): within the
     published precision with the authors' Weka, its AUC and rate-driven cells not with the
     bundled one (config/published/known_causes.csv)."""
-    from tests.test_workflow import snakemake, write_config
+    from tests.workflow.test_workflow import snakemake, write_config
 
     weka = ["IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Stump", "SVMp", "SVM"]
     rows = {}
@@ -251,7 +251,7 @@ def test_the_default_run_gives_the_published_row_of_sonar(authors_jar, tmp_path)
 
 @pytest.mark.slow
 def test_without_the_package_the_run_uses_the_bundled_weka_and_says_so(tmp_path, monkeypatch):
-    from tests.test_workflow import snakemake, write_config
+    from tests.workflow.test_workflow import snakemake, write_config
 
     _fake_apt(tmp_path / "bin", None, monkeypatch)  # the subprocess inherits PATH
     config = write_config(tmp_path, models={"use": ["Prior", "Logist"], "baselines": ["Prior"],

@@ -20,7 +20,7 @@ from scipy.integrate import quad
 from scipy.special import betainc
 
 from tests.conftest import random_scores
-from tests.test_expected_loss_estimators import candidate_thresholds
+from tests.library.test_expected_loss_estimators import candidate_thresholds
 from threshold_choice.cli import main
 from threshold_choice.costlines import CostLines
 from threshold_choice.evaluation import LossSettings, expected_losses

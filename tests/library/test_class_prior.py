@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import random_scores
-from tests.test_expected_loss_estimators import candidate_thresholds, oracle_expected_cost
+from tests.library.test_expected_loss_estimators import candidate_thresholds, oracle_expected_cost
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses

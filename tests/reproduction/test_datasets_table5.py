@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
+from tests.conftest import SHARED
 from threshold_choice.cli import main
 from threshold_choice.datasets import load_prepared
 from threshold_choice.datasets.prepare import PreparedDataset
 from threshold_choice.reproduction.table5 import compare_table5, table5
 
-SHARED = Path(__file__).parents[2] / "shared"
 PUBLISHED = SHARED / "reference" / "published_table5_datasets.csv"
 
 

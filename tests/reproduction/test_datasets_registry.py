@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
 import yaml
 
+from tests.conftest import SHARED
 from threshold_choice.datasets import load_registry
 from threshold_choice.datasets.errors import RegistryError, UnknownDatasetError
 from threshold_choice.datasets.registry import DEFAULT_REGISTRY, get_spec
 
-REFERENCE = Path(__file__).parents[2] / "shared" / "reference"
+REFERENCE = SHARED / "reference"
 
 
 def test_registry_has_exactly_the_table8_datasets():

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
-from tests.test_workflow import TINY, snakemake, write_config
+from tests.workflow.test_workflow import TINY, snakemake, write_config
 
 pytestmark = pytest.mark.slow
 

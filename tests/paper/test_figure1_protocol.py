@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tests.test_workflow import snakemake, write_config
+from tests.workflow.test_workflow import snakemake, write_config
 from threshold_choice.reproduction.figures import figure1_data, toy_example
 
 pytestmark = pytest.mark.slow

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.conftest import SHARED
 from threshold_choice.datasets import (
     ArffFormatError,
     ChecksumMismatchError,
@@ -26,7 +27,6 @@ from threshold_choice.datasets import (
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.reproduction.table5 import compare_table5, read_published_table5, table5
 
-SHARED = Path(__file__).parents[2] / "shared"
 MIRROR = SHARED / "datasets"
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.test_comparison import paper_like_runs
+from tests.reproduction.test_comparison import paper_like_runs
 from threshold_choice.cli import main
 from threshold_choice.reproduction.comparison import (
     CAUSES_FILE,

@@ -8,18 +8,18 @@ import threading
 import zipfile
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import ncompress  # a C port of Unix compress: builds .Z fixtures like UCI's
 import numpy as np
 import pytest
 
+from tests.conftest import SHARED
 from threshold_choice.datasets import load_prepared, load_registry, prepare_dataset
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.errors import SourceUnavailableError
 from threshold_choice.datasets.fetch import download, uncompress_z
 
-MIRROR = Path(__file__).parents[2] / "shared" / "datasets"
+MIRROR = SHARED / "datasets"
 
 
 class Server:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import REPO
+
 MIRROR = REPO.parent / "shared" / "datasets"
 
 pytestmark = pytest.mark.slow

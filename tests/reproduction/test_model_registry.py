@@ -14,6 +14,7 @@ from scipy.special import expit
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline
 
+from tests.conftest import REPO
 from threshold_choice.errors import UserError
 from threshold_choice.models.registry import (
     DEFAULT_MODELS,
@@ -229,7 +230,7 @@ def test_registry_files_read_in_order_and_a_name_in_two_is_refused(tmp_path: Pat
 def test_the_shipped_models_added_file_is_valid_and_empty() -> None:
     from threshold_choice.models.registry import registry_entries
 
-    assert registry_entries(Path(__file__).parents[1] / "config" / "models_added.yaml") == {}
+    assert registry_entries(REPO / "config" / "models_added.yaml") == {}
 
 
 class ThreadRecorder(LogisticRegression):
@@ -247,7 +248,8 @@ class ThreadRecorder(LogisticRegression):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_model_fits_with_the_threads_its_entry_asks_for(tmp_path: Path, threads) -> None:
-    path = _write(tmp_path, {"name": "LR", "estimator": "tests.test_model_registry:ThreadRecorder",
+    path = _write(tmp_path, {"name": "LR",
+                             "estimator": "tests.reproduction.test_model_registry:ThreadRecorder",
                              "preprocessing": {"one_hot": True, "impute": "mean"},
                              "threads": threads})
     spec = load_model_registry(path)["LR"]

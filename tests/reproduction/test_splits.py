@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.conftest import SHARED
 from threshold_choice.cli import main
 from threshold_choice.errors import UserError
 from threshold_choice.splits import (
@@ -24,7 +25,6 @@ from threshold_choice.splits import (
 )
 from threshold_choice.splits.rng_r import RMersenneTwister, r_initial_mt_key
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 ORACLE = SHARED / "reference" / "r_splits_sample.csv"
 DATASETS = SHARED / "datasets"
 ORACLE_DATASETS = ("breast-w", "credit-a", "haberman", "hepatitis", "lung-cancer", "monks2",

@@ -17,6 +17,7 @@ import openml
 import pytest
 import yaml
 
+from tests.conftest import SHARED
 from threshold_choice.datasets import load_prepared, load_registry, prepare_dataset
 from threshold_choice.datasets.arff import read_arff
 from threshold_choice.datasets.errors import (
@@ -26,7 +27,7 @@ from threshold_choice.datasets.errors import (
 )
 from threshold_choice.datasets.table import Table, content_hash
 
-MIRROR = Path(__file__).parents[2] / "shared" / "datasets"
+MIRROR = SHARED / "datasets"
 DESCRIPTION = """<oml:data_set_description xmlns:oml="http://openml.org/openml">
   <oml:id>{id}</oml:id><oml:name>{name}</oml:name><oml:version>1</oml:version>
   <oml:description>fixture</oml:description><oml:format>ARFF</oml:format>

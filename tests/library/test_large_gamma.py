@@ -22,7 +22,7 @@ from scipy.integrate import quad
 from scipy.special import betainc
 
 from tests.conftest import random_scores
-from tests.test_cost_distributions import cell_masses, density, pieces_under
+from tests.library.test_cost_distributions import cell_masses, density, pieces_under
 from threshold_choice.cost_distributions import parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.expected_loss import expected_cost_curve, expected_loss, paper_grid

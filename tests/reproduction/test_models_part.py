@@ -2,7 +2,7 @@
 
 The decision lists expected here are traced by hand through Frank & Witten's algorithm
 as Weka implements it (see each test). An optional oracle test compares with Weka itself
-when ``WEKA_JAR`` is set (see tests/test_models_trees.py).
+when ``WEKA_JAR`` is set (see tests/reproduction/test_models_trees.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import InvalidParameterError
 
-from tests.test_models_trees import compare_with_weka, weka_oracle_available
+from tests.reproduction.test_models_trees import compare_with_weka, weka_oracle_available
 from threshold_choice.models.part import PART
 
 

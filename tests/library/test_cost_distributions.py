@@ -1,10 +1,11 @@
 """Expected losses under a density ``w`` on the true cost (beyond the paper's uniform).
 
 The oracle is independent of the package's tables: each method's pieces in ``c_hat`` come from
-the raw scores (``tests.test_expected_loss_estimators``), the aware methods' break points from
-a posterior mean under the prior ``w`` computed by adaptive quadrature, ``K(c)`` from Beta CDFs
-(or the selected line itself at ``gamma = inf``), and ``L = integral K(c) w(c) dc`` by
-adaptive quadrature with ``w`` written out here from its textbook formula.
+the raw scores (``tests.library.test_expected_loss_estimators``), the aware methods' break
+points from a posterior mean under the prior ``w`` computed by adaptive quadrature, ``K(c)``
+from Beta CDFs (or the selected line itself at ``gamma = inf``), and
+``L = integral K(c) w(c) dc`` by adaptive quadrature with ``w`` written out here from its
+textbook formula.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from scipy.integrate import quad
 from scipy.optimize import brentq
 from scipy.special import betainc
 
-from tests.test_expected_loss_estimators import (
+from tests.library.test_expected_loss_estimators import (
     ORACLE_CASES,
     lowest_line_threshold,
     oracle_expected_cost,
@@ -99,7 +100,7 @@ def pieces_under(method, y, s, ty, ts, gamma, spec):
         mean = quad(lambda c: c * pdf(c), lo, hi, epsabs=1e-14)[0]
         ly, ls = (ty, ts) if base == "train-optimal" else (y, s)
         t = mean if base == "score-driven" else lowest_line_threshold(ly, ls, mean)
-        from tests.test_expected_loss_estimators import line_of
+        from tests.library.test_expected_loss_estimators import line_of
 
         return np.array([0.0, 1.0]), line_of(y, s, t)[None, :], None, None, 0.0
     if gamma == INF:

@@ -19,7 +19,8 @@ import pandas as pd
 import pytest
 from scipy.special import betainc
 
-from tests.test_figures import scores  # labels and scores of one run: test and training
+# labels and scores of one run: test and training
+from tests.reproduction.test_figures import scores
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_loss

@@ -5,19 +5,16 @@ from __future__ import annotations
 import json
 import re
 from io import StringIO
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from tests.conftest import random_scores
+from tests.conftest import REPO, random_scores
 from threshold_choice.cli import main
 from threshold_choice.cost_distributions import SPEC_PATTERN, parse_cost_distribution
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_from_mapping_builds_the_same_settings_as_keywords():
