@@ -1,10 +1,15 @@
 """Bootstrap: every replicate equals expected_losses / compute_metrics of the resampled test
 set (and the closed forms BS and pi0 pi1 (1 - 2 AUC) + 1/3 at gamma = inf); resampling,
-intervals and paired differences."""
+intervals and paired differences; one method or gamma taken as ``expected_losses`` takes
+it, the number of replicates checked, the replicates independent of the chunking and the
+memory bounded whatever their number."""
 
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 from io import StringIO
 
 import numpy as np
@@ -221,3 +226,67 @@ def test_h_has_bootstrap_replicates_and_an_interval_on_the_command_line(tmp_path
     metrics = pd.read_csv(StringIO(capsys.readouterr().out.split("\n\n")[1]))
     h = metrics.set_index("metric").loc["H"]
     assert h["lower"] <= h["value"] <= h["upper"] and h["lower"] < h["upper"]
+
+
+# -- the number of replicates checked, the memory bounded ---------------------------------------
+
+
+@pytest.mark.parametrize("n_boot", [2.5, -5, 0, True, 10**9])
+def test_a_bad_number_of_replicates_is_refused_in_one_line(n_boot):
+    from threshold_choice.bootstrap import bootstrap
+
+    y, s = random_scores(5, 40)
+    with pytest.raises(UserError, match="number of bootstrap replicates must be") as info:
+        bootstrap(y, s, methods=["score-driven"], n_boot=n_boot)
+    assert "\n" not in str(info.value)
+
+
+def test_the_replicates_do_not_depend_on_the_chunking(monkeypatch):
+    import threshold_choice.bootstrap as boot
+
+    y, s = random_scores(6, 120)
+    whole = boot.bootstrap(y, s, methods=["score-driven", "rate-driven"], n_boot=30, seed=3)
+    monkeypatch.setattr(boot, "CHUNK_CELLS", 250)  # two replicates per chunk
+    assert len(list(boot._chunks(30, 120))) == 15
+    chunked = boot.bootstrap(y, s, methods=["score-driven", "rate-driven"], n_boot=30, seed=3)
+    np.testing.assert_array_equal(whole.replicates, chunked.replicates)
+    np.testing.assert_array_equal(whole.metric_replicates, chunked.metric_replicates)
+    np.testing.assert_array_equal(boot.resample_counts(y, 30, 3)[7],
+                                  boot.resample_counts(y, 8, 3)[7])
+
+
+MEMORY_BOUND = """
+import resource, sys
+limit = 1200 * 2**20
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import numpy as np
+from threshold_choice.bootstrap import bootstrap
+rng = np.random.default_rng(0)
+n = 20_000
+y = (rng.random(n) < 0.4).astype(int)
+s = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1)
+b = bootstrap(y, s, methods=["score-driven"], gammas=[float("inf")], metrics=(), n_boot=4000)
+print(b.replicates.shape)
+"""
+
+
+@pytest.mark.slow
+def test_the_bootstraps_memory_does_not_grow_with_the_replicates():
+    # 4000 replicates of 20 000 examples: drawn all at once, their counts and draws alone
+    # would take over 1 GB of the 1.2 GB address space allowed here
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run([sys.executable, "-c", MEMORY_BOUND], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "(4000, 1, 1)"
+
+
+# -- one method, one gamma ----------------------------------------------------------------------
+
+
+def test_the_bootstrap_takes_one_method_and_one_gamma_as_expected_losses_does():
+    y, s = random_scores(4, 80)
+    one = bootstrap(y, s, methods="score-driven", gammas=4, metrics=(), n_boot=10)
+    listed = bootstrap(y, s, methods=["score-driven"], gammas=[4.0], metrics=(), n_boot=10)
+    assert one.methods == ("score-driven",) and one.gammas == (4.0,)
+    np.testing.assert_array_equal(one.replicates, listed.replicates)

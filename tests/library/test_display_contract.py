@@ -2,7 +2,8 @@
 on the drawn figures that fail on the defects users saw: no title, legends over the data,
 handles too short to tell dashed from solid, two models in the same colours or two cost-line
 fans, the belief not drawn, a good model's FROC points in a corner, "inf" for drawn curves,
-anonymous switch labels."""
+anonymous switch labels. Room for the legend on a caller's figure, labels other than 0/1
+refused."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from sklearn.preprocessing import StandardScaler
 
 from tests.conftest import random_scores
 from threshold_choice import LossSettings, ThresholdChoiceClassifier
+from threshold_choice.errors import UserError
 from threshold_choice.plotting import (
     BrierCurveDisplay,
     CertaintyDisplay,
@@ -331,3 +333,21 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
                                           name="test", plot=False, **options)
     assert len(written) == len(direct.data)
     assert set(written["kind"]) == set(direct.data["kind"])
+
+
+# -- a caller's figure, labels ------------------------------------------------------------------
+
+
+def test_a_renamed_display_on_a_callers_figure_gets_room_for_its_legend():
+    fig, ax = plt.subplots()  # no layout engine
+    y, s = random_scores(3, 100)
+    display = CostCurveDisplay.from_predictions(y, s, plot=False)
+    display.plot(ax=ax, name="renamed")
+    assert fig.get_layout_engine() is not None
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("labels", [[0, 1, 0.5, 1], ["a", "b", "a", "b"]])
+def test_displays_refuse_labels_that_are_not_0_or_1(labels):
+    with pytest.raises(UserError, match="label"):
+        CostCurveDisplay.from_predictions(labels, [0.1, 0.4, 0.6, 0.9], plot=False)

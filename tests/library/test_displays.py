@@ -1,6 +1,7 @@
 """Displays: the numbers behind every plot equal the library's functions and closed forms
 (areas under the curves, BS and AUC), several models share an axes, plots render headless,
-and the ``plot`` command writes the figure and its numbers."""
+and the ``plot`` command writes the figure and its numbers; a figure and its CSV are written
+both or neither, and a large test set draws a bounded number of cost lines."""
 
 from __future__ import annotations
 
@@ -262,3 +263,61 @@ def test_kept_training_scores_are_used_only_for_their_own_positive_class(model):
         train_y=(y_train == 0).astype(int), train_score=clf.predict_proba(X_train)[:, 0],
         plot=False)
     pd.testing.assert_frame_equal(ours.areas, theirs.areas)
+
+
+# -- a figure and its numbers written both or neither; large inputs draw what a figure shows ----
+
+
+def test_a_figure_and_its_csv_are_written_both_or_neither(tmp_path, monkeypatch):
+    from threshold_choice.plotting import CostCurveDisplay, save_displays
+
+    y, s = random_scores(1, 100)
+    display = CostCurveDisplay.from_predictions(y, s)
+    out = tmp_path / "fig.png"
+    (tmp_path / "fig.csv").write_text("old numbers\n")
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(display.figure_, "savefig", disk_full)
+    with pytest.raises(OSError):
+        save_displays([display], out)
+    assert not out.exists()
+    assert (tmp_path / "fig.csv").read_text() == "old numbers\n"  # the old one, untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fig.csv"]  # no temporary left
+
+
+def test_a_large_test_set_draws_at_most_max_drawn_lines_cost_lines(tmp_path):
+    from threshold_choice.plotting import CostCurveDisplay, save_displays
+    from threshold_choice.plotting.cost_curves import MAX_DRAWN_LINES
+
+    rng = np.random.default_rng(3)
+    n = 20_000
+    y = (rng.random(n) < 0.5).astype(int)
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1)
+    display = CostCurveDisplay.from_predictions(y, s, methods=["score-driven"],
+                                                gammas=[float("inf")])
+    assert display.cost_lines_total == np.unique(s).size + 1
+    assert len(display.cost_lines) == MAX_DRAWN_LINES
+    assert display.cost_line_index[0] == 0
+    assert display.cost_line_index[-1] == display.cost_lines_total - 1
+    collection = display.ax_.collections[0]
+    assert len(collection.get_segments()) == MAX_DRAWN_LINES
+    assert f"({MAX_DRAWN_LINES} of {display.cost_lines_total})" in collection.get_label()
+    save_displays([display], tmp_path / "f.png")
+    data = pd.read_csv(tmp_path / "f.csv")
+    assert (data["kind"] == "cost_line").sum() == 2 * MAX_DRAWN_LINES  # the drawn ones
+    # the drawn lines are the lines of those numbers, heights unchanged
+    from threshold_choice.costlines import CostLines
+
+    lines = CostLines.from_scores(y, s)
+    j = display.cost_line_index[17]
+    assert display.cost_lines[17].tolist() == [lines.left[j], lines.right[j]]
+
+
+def test_a_small_test_set_draws_every_cost_line():
+    from threshold_choice.plotting import CostCurveDisplay
+
+    y, s = random_scores(8, 300)
+    display = CostCurveDisplay.from_predictions(y, s, methods=["score-driven"])
+    assert len(display.cost_lines) == display.cost_lines_total == np.unique(s).size + 1

@@ -1,6 +1,8 @@
 """ThresholdChoiceClassifier: scikit-learn's estimator checks, and predictions equal to each
 method's threshold found by hand (brute force over the training thresholds, the posterior
-mean by quadrature, the skew map written out), TunedThresholdClassifierCV's optimum."""
+mean by quadrature, the skew map written out), TunedThresholdClassifierCV's optimum; bad
+inputs (a 2-D cost proportion, a positive label that is no class, an inner estimator that
+is no classifier) refused in one line."""
 
 from __future__ import annotations
 
@@ -314,3 +316,50 @@ def test_too_few_examples_of_a_class_for_5_folds_falls_back_saying_so():
     with pytest.warns(UserWarning, match="a class has 4 examples, fewer than 5 folds"):
         clf = ThresholdChoiceClassifier(LogisticRegression(), method="train-optimal").fit(X, y)
     np.testing.assert_array_equal(clf.train_scores_, clf.estimator_.predict_proba(X)[:, 1])
+
+
+# -- inputs refused in one line -----------------------------------------------------------------
+
+
+def test_predict_refuses_a_cost_proportion_of_two_dimensions():
+    from sklearn.linear_model import LogisticRegression
+
+    from threshold_choice.estimators import ThresholdChoiceClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] + rng.normal(size=60) > 0).astype(int)
+    clf = ThresholdChoiceClassifier(LogisticRegression()).fit(X, y)
+    assert clf.predict(X[:5], cost_proportion=np.full(5, 0.3)).shape == (5,)
+    with pytest.raises(UserError, match=r"one per row \(1-D\), got an array of shape \(5, 1\)"):
+        clf.predict(X[:5], cost_proportion=np.full((5, 1), 0.3))
+
+
+def _xy(n: int = 60):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    return X, (X[:, 0] + rng.normal(size=n) > 0).astype(int)
+
+
+@pytest.mark.parametrize("cv", [None, 3])
+def test_a_pos_label_that_is_no_class_is_named(cv):
+    from sklearn.linear_model import LogisticRegression
+
+    from threshold_choice.estimators import ThresholdChoiceClassifier
+
+    X, y = _xy()
+    with pytest.raises(UserError, match=r"pos_label 7 is not one of the classes \[0, 1\]"):
+        ThresholdChoiceClassifier(LogisticRegression(), pos_label=7, cv=cv).fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["LinearRegression", "KMeans"])
+def test_an_inner_estimator_that_is_not_a_classifier_is_named(name):
+    from sklearn.cluster import KMeans
+    from sklearn.linear_model import LinearRegression
+
+    from threshold_choice.estimators import ThresholdChoiceClassifier
+
+    inner = {"LinearRegression": LinearRegression(), "KMeans": KMeans(2, n_init=1)}[name]
+    X, y = _xy()
+    with pytest.raises(UserError, match=f"{name} is not a classifier"):
+        ThresholdChoiceClassifier(inner, method="rate-driven").fit(X, y)

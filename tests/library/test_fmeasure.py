@@ -1,5 +1,5 @@
 """The F-measure context (paper 004, Sect. 4): F-cost lines, their envelope, the FROC curve,
-and expected ``2FQ/(1 - FQ)`` of the threshold choice methods.
+and expected ``2FQ/(1 - FQ)`` of the threshold choice methods; FROC is rank-based.
 
 The references are computed here without the package: confusion matrices counted from the
 scores at each threshold, ``FQ`` from its definition (eq. 18) and transformed, the optimal
@@ -470,3 +470,16 @@ def test_expected_f_loss_under_a_cost_distribution_matches_the_weighted_referenc
                 assert got == INF, (case, gamma)
             else:
                 assert got == pytest.approx(expected, abs=1e-8), (case, gamma)
+
+
+# -- FROC takes any real scores -----------------------------------------------------------------
+
+
+def test_froc_is_rank_based_so_any_real_scores_give_the_same_points():
+    # unlike a decision curve, FROC thresholds the scores' order only
+    from threshold_choice.fmeasure import froc_points
+
+    y, s = random_scores(3, 200)
+    ours = froc_points(y, s).drop(columns="threshold")
+    scaled = froc_points(y, 100 * s - 7).drop(columns="threshold")
+    pd.testing.assert_frame_equal(ours, scaled)

@@ -1,6 +1,7 @@
 """One record per method: a method added in one module with one :class:`MethodSpec` is
 offered and treated rightly everywhere (library, bootstrap, classifier, plots, CLI), and
-no part of the project infers a method's traits from its name."""
+no part of the project infers a method's traits from its name; which methods read scores
+as probabilities."""
 
 from __future__ import annotations
 
@@ -183,3 +184,12 @@ def test_the_builtin_records_keep_the_traits_the_names_once_implied():
         assert spec.oracle == name.startswith("test-optimal")
         if spec.aware_of is not None:
             assert spec.aware_of == name.removesuffix("-aware")
+
+
+# -- which methods read scores as probabilities -------------------------------------------------
+
+
+def test_probability_methods_are_the_score_based_ones():
+    assert set(PROBABILITY_METHODS) == {
+        "score-driven", "score-uniform", "score-driven-z", "score-driven-aware", "score-fixed"
+    }

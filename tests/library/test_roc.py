@@ -197,3 +197,18 @@ def test_instance_uniform_is_bootstrapped_and_refused_by_the_classifier():
     with pytest.raises(UserError, match="random-cut baseline"):
         ThresholdChoiceClassifier(LogisticRegression(), method="instance-uniform").fit(
             X, (X[:, 0] > 0).astype(int))
+
+
+# -- the hull's area without np.trapezoid -------------------------------------------------------
+
+
+def test_the_area_under_the_hull_is_the_auc_of_the_pav_calibrated_scores():
+    """The hull's area is the trapezoids of its vertices, written out (numpy 1.26 has no
+    np.trapezoid); PAV calibration maps the ROC curve onto its hull, ties counting 1/2."""
+    from sklearn.metrics import roc_auc_score
+
+    from threshold_choice.score_transforms import pav_calibrated
+
+    for seed in range(5):
+        y, s = random_scores(seed, 300)
+        assert auch(y, s) == pytest.approx(roc_auc_score(y, pav_calibrated(y, s)), abs=1e-14)

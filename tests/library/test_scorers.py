@@ -1,5 +1,6 @@
 """Scorers: equal to expected_losses / compute_metrics on the same split (negated when lower
-is better), in cross_validate, GridSearchCV and TunedThresholdClassifierCV."""
+is better), in cross_validate, GridSearchCV and TunedThresholdClassifierCV; the H-measure
+scorer."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_breast_cancer
+from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
     GridSearchCV,
@@ -21,10 +22,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
+from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import ThresholdChoiceClassifier
 from threshold_choice.evaluation import LossSettings, expected_losses
-from threshold_choice.metrics import compute_metrics
+from threshold_choice.metrics import compute_metrics, h_measure
 from threshold_choice.scorers import (
     make_cost_scorer,
     make_expected_loss_scorer,
@@ -197,3 +199,14 @@ def test_tuned_threshold_classifier_minimises_the_scorer_on_predicted_labels(spl
         values = np.array([objective(t) for t in thresholds])
         assert tuned.best_threshold_ == thresholds[np.argmin(values)]
         assert tuned.best_score_ == pytest.approx(-values.min(), abs=1e-12)
+
+
+# -- the H-measure scorer -----------------------------------------------------------------------
+
+
+def test_the_h_measure_scorer_is_the_h_measure_higher_being_better():
+    X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    model = LogisticRegression().fit(X[:100], y[:100])
+    score = make_metric_scorer("H")(model, X[100:], y[100:])
+    expected = h_measure(CostLines.from_scores(y[100:], model.predict_proba(X[100:])[:, 1]))
+    assert score == pytest.approx(expected, abs=1e-15) and score > 0

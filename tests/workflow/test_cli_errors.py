@@ -1,10 +1,11 @@
 """Bad input to the command line ends with one line and exit status 2, never a traceback;
-scores that are not probabilities are refused where they would give wrong numbers."""
+scores that are not probabilities are refused where they would give wrong numbers; no command
+overwrites its input, nothing is printed before an error, and the scores CSV reader's typed
+reading gives the checked reading's values in bounded memory."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -20,7 +21,6 @@ from sklearn.metrics import roc_auc_score
 from tests.conftest import SHARED, random_scores
 from threshold_choice.cli import main
 from threshold_choice.errors import UserError
-from threshold_choice.methods import PROBABILITY_METHODS
 
 
 def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -48,6 +48,12 @@ def write_scores(path: Path, labels, scores) -> Path:
 def scores_csv(tmp_path) -> Path:
     y, s = random_scores(3, 40)
     return write_scores(tmp_path / "scores.csv", y, s)
+
+
+@pytest.fixture
+def model_csv(tmp_path):
+    y, s = random_scores(0, 200)
+    return write_scores(tmp_path / "model.csv", y, s)
 
 
 def strict_json(text: str):
@@ -78,12 +84,6 @@ def test_the_default_methods_refuse_scores_outside_0_1_because_of_score_driven(t
     path = write_scores(tmp_path / "t.csv", y, s - 0.5)
     line = one_error_line(run_cli("loss", "--test", str(path)))
     assert "score-driven read(s) them as probabilities" in line
-
-
-def test_probability_methods_are_the_score_based_ones():
-    assert set(PROBABILITY_METHODS) == {
-        "score-driven", "score-uniform", "score-driven-z", "score-driven-aware", "score-fixed"
-    }
 
 
 def test_scores_at_exactly_0_and_1_are_probabilities(tmp_path, capsys):
@@ -267,16 +267,141 @@ def test_table5_with_an_unreadable_published_csv_is_one_line(tmp_path):
     assert f"published Table 5 {published} is not a readable CSV" in line
 
 
-def test_the_library_refuses_scores_outside_0_1_for_the_probability_methods() -> None:
-    from threshold_choice.evaluation import expected_losses
+# -- no command overwrites its input ------------------------------------------------------------
 
-    y = np.array([0, 1, 1, 0, 1])
-    margins = np.array([-2.0, 1.5, 0.3, -0.4, 2.2])  # decision-function values
-    with pytest.raises(UserError, match=r"from -2 to 2\.2, outside \[0, 1\]; score-driven "):
-        expected_losses(y, margins, methods=["score-driven", "rate-driven"], gammas=[0.0])
-    # rank-based methods take any real scores: the same losses as any monotone rescaling
-    ranked = expected_losses(y, margins, methods=["rate-driven", "test-optimal"],
-                             gammas=[math.inf, 0.0])
-    squashed = expected_losses(y, 1 / (1 + np.exp(-margins)),
-                               methods=["rate-driven", "test-optimal"], gammas=[math.inf, 0.0])
-    np.testing.assert_allclose(ranked["expected_loss"], squashed["expected_loss"], atol=1e-12)
+
+@pytest.mark.parametrize("out", ["model.png", "model.pdf"])
+def test_plot_refuses_an_output_that_is_or_writes_over_its_input(tmp_path, model_csv, out):
+    # --out model.png also writes model.csv beside it
+    before = model_csv.read_bytes()
+    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--out",
+                   str(tmp_path / out))
+    line = one_error_line(proc)
+    assert f"would overwrite the input {model_csv}" in line
+    assert model_csv.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.csv"]
+
+
+def test_plot_refuses_a_training_file_as_its_output_under_another_name(tmp_path, model_csv):
+    link = tmp_path / "fig.csv"
+    link.symlink_to(model_csv)
+    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--train", str(link),
+                   "--out", str(tmp_path / "fig.pdf"))
+    assert "would overwrite the input" in one_error_line(proc)
+
+
+# -- nothing printed before an error ------------------------------------------------------------
+
+
+def test_decision_curve_checks_its_averages_before_printing(model_csv):
+    proc = run_cli("decision-curve", "--test", str(model_csv), "--average", "0.2", "0.05")
+    assert "0 <= low < high < 1" in one_error_line(proc)
+    assert proc.stdout == ""
+
+
+# -- values that would change results silently, refused in one line -----------------------------
+
+
+def test_decision_curves_refuse_scores_that_are_not_probabilities(tmp_path):
+    from threshold_choice.decision_curves import decision_curve
+    from threshold_choice.plotting import DecisionCurveDisplay
+
+    y, s = random_scores(2, 200)
+    percent = write_scores(tmp_path / "percent.csv", y, 100 * s)
+    line = one_error_line(run_cli("decision-curve", "--test", str(percent)))
+    assert "need scores that are probabilities in [0, 1]" in line
+    with pytest.raises(UserError, match="probabilities in"):
+        decision_curve(y, 100 * s)
+    with pytest.raises(UserError, match="probabilities in"):
+        DecisionCurveDisplay.from_predictions(y, 100 * s, plot=False)
+
+
+@pytest.mark.parametrize("offset", [5.0, 1.0, float("nan")])
+def test_a_rate_threshold_offset_outside_0_1_is_refused(model_csv, offset):
+    from threshold_choice.evaluation import LossSettings
+
+    with pytest.raises(UserError, match=r"rate_threshold_offset must be in \(0, 1\)"):
+        LossSettings(rate_threshold_offset=offset)
+    line = one_error_line(run_cli("loss", "--test", str(model_csv), "--rate-threshold-offset",
+                                  str(offset)))
+    assert "rate_threshold_offset must be in (0, 1)" in line
+
+
+def test_a_csv_with_two_label_columns_is_refused(tmp_path):
+    path = tmp_path / "two.csv"
+    path.write_text("label,score,label\n1,0.9,0\n0,0.1,1\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert "of which 2 are named label; keep one" in line
+
+
+@pytest.mark.parametrize("n", ["-5", "1000000000"])
+def test_plot_refuses_a_bad_bootstrap_count_in_one_line(tmp_path, model_csv, n):
+    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--bootstrap", n,
+                   "--out", str(tmp_path / "fig.png"))
+    assert "number of bootstrap replicates must be" in one_error_line(proc)
+    assert not (tmp_path / "fig.png").exists()
+
+
+def test_a_usage_error_of_the_cli_is_one_line(model_csv):
+    line = one_error_line(run_cli("loss", "--test", str(model_csv), "--gamma", "-inf"))
+    assert line.startswith("threshold-choice loss: error: argument --gamma")
+
+
+# -- the scores CSV reader: typed columns -------------------------------------------------------
+
+
+def test_the_typed_reading_gives_the_line_by_line_readings_values_bit_for_bit(tmp_path):
+    from threshold_choice.cli.inputs import _read_checked, _read_typed
+
+    rng = np.random.default_rng(1)
+    n = 20_000
+    scores = rng.random(n) ** 3 * 10.0 ** rng.integers(-12, 3, n)
+    path = tmp_path / "s.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, n), "score": scores}).to_csv(
+        path, index=False, float_format="%.17g")
+    fast, checked = _read_typed(path), _read_checked(path, "test")
+    assert fast is not None
+    np.testing.assert_array_equal(fast[0], checked[0])
+    np.testing.assert_array_equal(fast[1], checked[1])
+    np.testing.assert_array_equal(fast[1], scores)
+
+
+@pytest.mark.parametrize("text", ["label,score\n1,0.9,7\n0,0.2\n", "label,score\n1,0.9\n0,nan\n",
+                                  "label,score\n1,0.9\n2,0.2\n", "label,score\n1,0.9\n0,\n"])
+def test_a_file_with_a_problem_is_left_to_the_reading_that_names_its_line(tmp_path, text):
+    from threshold_choice.cli.inputs import _read_typed, read_scores_csv
+
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    assert _read_typed(path) is None
+    with pytest.raises(UserError, match="line"):
+        read_scores_csv(path, "test")
+
+
+READ_BOUND = """
+import resource, sys
+from pathlib import Path
+import pandas  # the reader imports it on first use: loaded before the budget is measured
+from threshold_choice.cli.inputs import read_scores_csv
+path = Path(sys.argv[1])
+size = path.stat().st_size
+now = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) * 1024
+limit = now + 3 * size + 64 * 2**20  # what the process holds, plus three times the file
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+labels, scores = read_scores_csv(path, "test")
+print(len(labels))
+"""
+
+
+@pytest.mark.slow
+def test_reading_a_scores_file_takes_under_three_times_its_size(tmp_path):
+    rng = np.random.default_rng(2)
+    n = 1_000_000
+    path = tmp_path / "big.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, n), "score": rng.random(n)}).to_csv(
+        path, index=False, float_format="%.17g")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run([sys.executable, "-c", READ_BOUND, str(path)], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == str(n)
