@@ -2,8 +2,8 @@
 
 Run by ``tests/cluster/run_slurm.sh``, which starts the cluster and sets ``SLURM_CONF``; not
 collected by pytest (no ``test_`` prefix). Three runs of the suite's tiny configuration
-(``tests/test_workflow.py``: 2 datasets x 3 scikit-learn models, datasets from the offline
-mirror):
+(``tests/workflow/test_workflow.py``: 2 datasets x 3 scikit-learn models, datasets from the
+offline mirror):
 
 1. local (``--cores 2``): the reference outputs and the local time per job;
 2. ``--profile profiles/slurm`` as shipped: every job that is not a local rule must go through
@@ -40,7 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.test_workflow import TINY, write_config  # noqa: E402  (the suite's tiny config)
+from tests.workflow.test_workflow import TINY, write_config  # noqa: E402  (the suite's tiny config)
 
 # Outputs that legitimately differ between two runs: logs and wall-clock measurements, the
 # download cache, the pointer to the Weka jar in each run's own cache (weka/authors.json: a

@@ -1,0 +1,262 @@
+"""The configuration checks a JSON schema cannot express (:func:`check_config`): mistakes that
+would misplace results or fail after the training are rejected at start-up (the workflow's
+``snakemake -n``: ``tests/workflow/test_workflow_config.py``)."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import REPO
+from threshold_choice.errors import UserError
+from threshold_choice.reproduction import layout
+from threshold_choice.reproduction.config import _GAMMA_LABEL, check_config
+from threshold_choice.reproduction.tables import PUBLISHED_FILES
+from threshold_choice.uncertainty import parse_gamma
+
+DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+
+
+def config_with(**evaluation) -> dict:
+    config = copy.deepcopy(DEFAULT)
+    config["evaluation"].update(evaluation)
+    return config
+
+
+def test_the_default_configuration_passes() -> None:
+    check_config(DEFAULT, root=REPO)
+
+
+@pytest.mark.parametrize("spelling", ["inf", "Inf", "Infinity", float("inf")])
+def test_any_spelling_of_infinity_counts_as_gamma_inf(spelling) -> None:
+    check_config(config_with(gammas=[spelling, 0]), root=REPO)
+
+
+def test_gammas_without_infinity_are_rejected() -> None:
+    with pytest.raises(UserError, match="must include inf"):
+        check_config(config_with(gammas=[16, 0]), root=REPO)
+
+
+def test_a_missing_weka_jar_is_named() -> None:
+    config = copy.deepcopy(DEFAULT)
+    config["models"]["weka_jar"] = "no/such/weka.jar"
+    with pytest.raises(UserError, match=r"models\.weka_jar: Weka jar .* not found"):
+        check_config(config, root=REPO)
+
+
+# -- results ------------------------------------------------------------------------------------
+
+
+def changed(section: str | None = None, **values) -> dict:
+    config = copy.deepcopy(DEFAULT)
+    (config if section is None else config.setdefault(section, {})).update(values)
+    return config
+
+
+def rejected(config: dict, root: Path = REPO) -> str:
+    with pytest.raises(UserError) as info:
+        check_config(config, root=root)
+    return str(info.value)
+
+
+def test_empty_results_is_rejected():
+    assert "results is empty" in rejected(changed(results=""))
+
+
+@pytest.mark.parametrize("root", ["/", "//", "/tmp/.."])
+def test_a_filesystem_root_as_results_is_rejected(root):
+    assert "is the filesystem root" in rejected(changed(results=root))
+
+
+def test_the_working_folder_as_results_is_rejected():
+    assert "is the working folder itself" in rejected(changed(results="config/.."))
+
+
+def test_braces_in_results_are_rejected():
+    assert "wildcards" in rejected(changed(results="out{x}"))
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ("..", "contains the working folder"),
+    ("config", "is inside the repository's own folder config/"),
+    ("src/results", "is inside the repository's own folder src/"),
+    ("workflow/../tests", "is inside the repository's own folder tests/"),
+    (".git/out", "is inside the repository's own folder .git/"),
+])
+def test_results_in_or_above_the_repositorys_own_folders_are_rejected(value, problem):
+    assert f"config: results {value!r} {problem}" in rejected(changed(results=value))
+
+
+@pytest.mark.parametrize("value", ["", "..", "config", "."])
+def test_the_cache_folder_is_checked_like_results(value):
+    assert "config: cache" in rejected(changed(cache=value))
+
+
+def test_a_results_folder_of_ones_own_outside_the_repository_is_accepted(tmp_path):
+    check_config(changed(results=str(tmp_path / "out"), cache=str(tmp_path / "cache")),
+                 root=REPO)
+
+
+def _runs_table(folder: Path, evaluation: dict) -> None:
+    from threshold_choice.reproduction.runs import RUN_KEYS
+    from threshold_choice.reproduction.steps import step_collect
+
+    run = folder / "one.parquet"
+    folder.mkdir(parents=True)
+    pd.DataFrame({key: [1] for key in RUN_KEYS}).to_parquet(run)
+    step_collect([run], folder / "runs.parquet", evaluation, learners="weka")
+
+
+def test_a_run_under_other_conditions_may_not_replace_the_runs_of_a_results_folder(tmp_path):
+    results = tmp_path / "results"
+    _runs_table(results, {**DEFAULT["evaluation"]})
+    config = changed(results=str(results))
+    config["evaluation"] = {**config["evaluation"], "cost_distribution": "beta:2,2"}
+    message = rejected(config)
+    assert "holds runs under the paper's conditions" in message
+    assert "(c ~ beta:2,2) would replace" in message
+    assert str(results / "runs.parquet") in message  # how to replace them on purpose
+
+
+def test_a_run_under_the_same_conditions_may_update_a_results_folder(tmp_path):
+    results = tmp_path / "results"
+    _runs_table(results, {**DEFAULT["evaluation"], "cost_distribution": "beta:2,2"})
+    config = changed(results=str(results))
+    config["evaluation"] = {**config["evaluation"], "cost_distribution": "beta:2,2",
+                            "gammas": ["inf", 1]}
+    check_config(config, root=REPO)
+
+
+# -- evaluation settings as the evaluate step combines them -------------------------------------
+
+
+@pytest.mark.parametrize(("settings", "problem"), [
+    ({"cost_distribution": "beta:0,2"}, "cost distribution beta:0,2: beta:A,B needs 1 <= A"),
+    ({"cost_distribution": "uniform:0.9,0.1"}, "uniform:LO,HI needs 0 <= LO < HI <= 1"),
+    ({"loss": "f-measure"}, "tie_breaking 'authors' reproduces the authors' accuracy"),
+    ({"loss": "f-measure", "tie_breaking": "project", "prior": 0.3},
+     "a deployment prior applies to the accuracy loss only"),
+    ({"grid_size": 200000}, "grid size 200000 is above the maximum 100000"),
+])
+def test_bad_combinations_of_evaluation_settings_are_rejected(tmp_path, settings, problem):
+    config = changed(results=str(tmp_path / "results"))
+    config["evaluation"] = {**config["evaluation"], **settings}
+    message = rejected(config)
+    assert message.startswith("config: evaluation: ")
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_the_schemas_grid_size_bound_is_the_librarys():
+    from threshold_choice.uncertainty import MAX_GRID_SIZE
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    grid = schema["properties"]["evaluation"]["properties"]["grid_size"]
+    assert grid["else"]["maximum"] == MAX_GRID_SIZE
+
+
+# -- numbers YAML reads as text -----------------------------------------------------------------
+
+
+def test_unquoted_exponent_gamma_says_how_to_write_it():
+    config = changed("evaluation")
+    config["evaluation"]["gammas"] = yaml.safe_load("[inf, 1e6]")
+    assert config["evaluation"]["gammas"][1] == "1e6"  # the YAML 1.1 behaviour checked
+    message = rejected(config)
+    assert "YAML reads 1e6 as the text '1e6'" in message
+    assert "write it as 1.0e+6 or 1000000" in message
+    # both suggested spellings are numbers to PyYAML, and the right one
+    for spelling in ("1.0e+6", "1000000"):
+        assert yaml.safe_load(spelling) == 1e6
+
+
+def test_unquoted_exponent_integer_setting_suggests_the_integer():
+    config = changed("evaluation", grid_size=yaml.safe_load("1e3"))
+    message = rejected(config)
+    assert "evaluation.grid_size" in message and "write it as 1000," in message
+    assert yaml.safe_load("1000") == 1000
+
+
+def test_a_quoted_number_is_rejected_as_text():
+    message = rejected(changed("evaluation", grid_size="1000"))
+    assert "evaluation.grid_size: '1000' is text; write an integer, unquoted" in message
+
+
+def test_unquoted_exponent_tolerance_suggests_readable_spellings():
+    message = rejected(changed("comparison", tolerance=yaml.safe_load("5e-4")))
+    suggested = message.split("write it as ")[1].split(", unquoted")[0].split(" or ")
+    assert [yaml.safe_load(s) for s in suggested] == [5e-4, 5e-4]
+
+
+# -- gammas -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "second"), [("inf", "Inf"), (4, "4.0"), (0.5, "0.50")])
+def test_one_gamma_under_two_spellings_is_rejected(first, second):
+    assert parse_gamma(first) == parse_gamma(second)
+    message = rejected(changed("evaluation", gammas=["inf", first, second] if first != "inf"
+                               else [first, second]))
+    assert "lists one certainty level twice" in message
+
+
+@pytest.mark.parametrize(("gamma", "label"), [(1e-5, "1e-05"), (1e70, "1e+70"), (1e20, "1e+20"),
+                                              (0.0001, "0.0001"), (0, "0")])
+def test_tiny_and_huge_gammas_name_their_files_in_exponent_form(gamma, label):
+    from threshold_choice.uncertainty import gamma_label
+
+    check_config(changed("evaluation", gammas=["inf", gamma]), root=REPO)
+    assert gamma_label(gamma) == label
+
+
+def test_gamma_labels_of_the_check_match_the_workflows_wildcard():
+    # the check must accept exactly the gamma labels that common.smk's wildcard accepts: both
+    # read the layout's pattern
+    common = (REPO / "workflow" / "rules" / "common.smk").read_text()
+    assert re.search(r"^\s*gamma=layout\.GAMMA_LABEL,$", common, re.M)
+    assert _GAMMA_LABEL.pattern == f"^({layout.GAMMA_LABEL})$"
+
+
+# -- names and folders --------------------------------------------------------------------------
+
+
+def test_unknown_baseline_names_are_rejected():
+    config = copy.deepcopy(DEFAULT)
+    config["models"]["baselines"] = ["Prior", "Randm"]
+    message = rejected(config)
+    assert "models.baselines names unknown model(s) Randm" in message
+
+
+def test_a_missing_published_folder_is_rejected():
+    message = rejected(changed("comparison", published="no/such/folder"))
+    assert "comparison.published 'no/such/folder' is not a folder" in message
+
+
+def test_a_published_folder_lacking_a_table_is_rejected(tmp_path):
+    absent, *present = PUBLISHED_FILES.values()
+    for name in present:
+        (tmp_path / name).write_text((REPO / "config" / "published" / name).read_text())
+    message = rejected(changed("comparison", published=str(tmp_path)))
+    assert f"lacks {absent}" in message
+
+
+def test_a_missing_mirror_is_rejected_when_a_dataset_has_no_other_source():
+    config = changed(datasets=["badges2", "haberman"])
+    config["data"]["mirror"] = "no/such/mirror"
+    message = rejected(config)
+    assert f"data.mirror names {REPO / 'no/such/mirror'}, which does not exist" in message
+    assert "badges2 can only come from the mirror" in message
+
+
+def test_a_missing_mirror_is_a_warning_when_every_dataset_has_a_public_source(caplog):
+    config = changed(datasets=["haberman"])
+    config["data"]["mirror"] = "no/such/mirror"
+    with caplog.at_level(logging.WARNING, logger="threshold_choice"):
+        check_config(config, root=REPO)
+    assert any(f"data.mirror names {REPO / 'no/such/mirror'}, which does not exist" in r.message
+               for r in caplog.records)

@@ -1,0 +1,408 @@
+"""Bad input to the command line ends with one line and exit status 2, never a traceback;
+scores that are not probabilities are refused where they would give wrong numbers; no command
+overwrites its input, nothing is printed before an error, and the scores CSV reader's typed
+reading gives the checked reading's values in bounded memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from tests.conftest import SHARED, random_scores
+from threshold_choice.cli import main
+from threshold_choice.errors import UserError
+
+
+def run_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "threshold_choice.cli", *args],
+        capture_output=True, text=True, **kwargs,
+    )
+
+
+def one_error_line(proc: subprocess.CompletedProcess) -> str:
+    """The single stderr line of a command that failed with exit status 2."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return lines[0]
+
+
+def write_scores(path: Path, labels, scores) -> Path:
+    pd.DataFrame({"label": labels, "score": scores}).to_csv(path, index=False)
+    return path
+
+
+@pytest.fixture
+def scores_csv(tmp_path) -> Path:
+    y, s = random_scores(3, 40)
+    return write_scores(tmp_path / "scores.csv", y, s)
+
+
+@pytest.fixture
+def model_csv(tmp_path):
+    y, s = random_scores(0, 200)
+    return write_scores(tmp_path / "model.csv", y, s)
+
+
+def strict_json(text: str):
+    """json.loads that refuses NaN and Infinity (not JSON, though Python writes them)."""
+    def refuse(name: str):
+        raise AssertionError(f"non-standard JSON constant {name}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+# -- scores outside [0, 1] ------------------------------------------------------------------------
+
+
+def test_score_based_methods_refuse_scores_outside_0_1_naming_the_methods(tmp_path):
+    y, s = random_scores(4, 30)
+    path = write_scores(tmp_path / "t.csv", y, s * 10 + 3)
+    line = one_error_line(run_cli(
+        "loss", "--test", str(path), "--method", "score-uniform", "--method", "rate-driven",
+        "--method", "score-driven-aware",
+    ))
+    assert "outside [0, 1]" in line
+    assert "score-uniform, score-driven-aware read(s) them as probabilities" in line
+    assert "--method (test-optimal" in line  # the rank-based alternatives
+
+
+def test_the_default_methods_refuse_scores_outside_0_1_because_of_score_driven(tmp_path):
+    y, s = random_scores(5, 30)
+    path = write_scores(tmp_path / "t.csv", y, s - 0.5)
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert "score-driven read(s) them as probabilities" in line
+
+
+def test_scores_at_exactly_0_and_1_are_probabilities(tmp_path, capsys):
+    path = write_scores(tmp_path / "t.csv", [0, 1, 0, 1], [0.0, 1.0, 0.5, 0.5])
+    assert main(["loss", "--test", str(path), "--method", "score-driven", "--gamma", "inf"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_calibration_metrics_are_left_empty_for_scores_outside_0_1(tmp_path, capsys):
+    y, s = random_scores(6, 50, decimals=None)
+    path = write_scores(tmp_path / "t.csv", y, np.log(s + 0.01))  # negative scores
+    assert main(["loss", "--test", str(path), "--method", "test-optimal"]) == 0
+    captured = capsys.readouterr()
+    metrics = pd.read_csv(StringIO(captured.out.split("\n\n")[1])).set_index("metric")["value"]
+    assert metrics[["BS", "MAE", "CL", "CL_conv", "LogLoss", "LogLoss_CL_conv"]].isna().all()
+    assert metrics["AUC"] == pytest.approx(roc_auc_score(y, s), abs=1e-9)  # printed %.10g
+    assert metrics[["RL_conv", "LogLoss_RL_conv"]].notna().all()  # the order's only
+    assert "BS, MAE, CL, CL_conv, LogLoss, LogLoss_CL_conv left empty" in captured.err
+
+
+def test_json_output_is_standard_json_with_null_for_undefined_metrics(tmp_path, capsys):
+    y, s = random_scores(7, 40)
+    path = write_scores(tmp_path / "t.csv", y, s * 10 + 3)
+    code = main(["loss", "--test", str(path), "--method", "rate-driven", "--gamma", "inf",
+                 "--gamma", "2", "--format", "json"])
+    assert code == 0
+    payload = strict_json(capsys.readouterr().out)
+    assert [row["gamma"] for row in payload["losses"]] == ["inf", "2"]  # inf as text
+    assert payload["metrics"]["BS"] is None and payload["metrics"]["CL"] is None
+    assert payload["metrics"]["AUC"] == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+
+
+# -- one line instead of a traceback -------------------------------------------------------------
+
+
+def test_a_folder_given_as_the_test_file_is_one_line(tmp_path):
+    line = one_error_line(run_cli("loss", "--test", str(tmp_path)))
+    assert f"test file {tmp_path} is a folder" in line
+
+
+def test_an_unreadable_test_file_is_one_line(scores_csv):
+    scores_csv.chmod(0)
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # root reads anything: drop the capability that allows it
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: cannot make a file unreadable")
+        caps = "-dac_override,-dac_read_search"
+        prefix = ["setpriv", "--bounding-set", caps, "--inh-caps", caps, "--"]
+    proc = subprocess.run(
+        [*prefix, sys.executable, "-m", "threshold_choice.cli", "loss", "--test",
+         str(scores_csv)], capture_output=True, text=True,
+    )
+    assert f"cannot read test file {scores_csv}: Permission denied" in one_error_line(proc)
+
+
+def test_a_negative_montecarlo_seed_is_one_line(scores_csv):
+    line = one_error_line(run_cli(
+        "loss", "--test", str(scores_csv), "--estimator", "montecarlo", "--seed", "-1"
+    ))
+    assert "--seed must be an integer >= 0, got -1" in line
+
+
+@pytest.mark.parametrize("command", ["loss", "splits"])
+def test_output_cut_short_by_its_reader_exits_quietly(tmp_path, scores_csv, command):
+    if command == "loss":
+        args = ["loss", "--test", str(scores_csv)]
+    else:
+        args = ["splits", "--dataset", "haberman", "--arff",
+                str(SHARED / "datasets" / "haberman.arff"), "--iterations", "50"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "threshold_choice.cli", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # like `| head -0`: the reader is gone before the first write
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0
+    assert err.decode() == ""
+
+
+def test_prepare_with_out_naming_a_file_is_one_line_before_any_download(tmp_path):
+    out = tmp_path / "a-file"
+    out.write_text("not a folder")
+    line = one_error_line(run_cli(
+        "datasets", "prepare", "--name", "haberman", "--out", str(out), "--no-mirror",
+        "--cache", str(tmp_path / "cache"),
+    ))
+    assert f"output folder {out}: {out} is a file, not a folder" in line
+    assert not (tmp_path / "cache").exists()  # refused before fetching anything
+
+
+def test_splits_on_a_file_that_is_not_arff_names_the_format(scores_csv):
+    line = one_error_line(run_cli("splits", "--dataset", "x", "--arff", str(scores_csv)))
+    assert f"{scores_csv}, line 1: unexpected header line 'label,score'" in line
+    assert "Give an ARFF file (@relation, @attribute lines, then @data)" in line
+
+
+def test_splits_on_a_truncated_prepared_file_is_one_line(tmp_path):
+    prepared = tmp_path / "haberman.parquet"
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+    prepared.write_bytes(prepared.read_bytes()[:200])
+    line = one_error_line(run_cli("splits", "--dataset", "haberman", "--prepared",
+                                  str(prepared)))
+    assert f"prepared dataset {prepared} is unreadable" in line
+
+
+# -- CSV reading ---------------------------------------------------------------------------------
+
+
+def test_line_numbers_count_blank_lines_before_a_bad_row(tmp_path):
+    lines = ["label,score", "1,0.9", "", "", "0,0.2", "   ", "1,abc", "0,0.1"]
+    path = tmp_path / "t.csv"
+    path.write_text("\n".join(lines) + "\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert f"score on line {lines.index('1,abc') + 1} is 'abc'" in line
+
+
+def test_a_bad_label_is_named_with_its_line(tmp_path):
+    lines = ["label,score", "", "1,0.9", "0,0.2", "yes,0.5"]
+    path = tmp_path / "t.csv"
+    path.write_text("\n".join(lines) + "\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert f"label on line {lines.index('yes,0.5') + 1} is 'yes'; labels must be 0 or 1" in line
+
+
+def test_blank_lines_are_skipped(tmp_path, capsys):
+    y, s = random_scores(8, 20)
+    plain = write_scores(tmp_path / "plain.csv", y, s)
+    text = plain.read_text().splitlines()
+    spaced = tmp_path / "spaced.csv"
+    spaced.write_text("\n\n".join(text) + "\n\n\n")
+    assert main(["loss", "--test", str(plain), "--gamma", "4"]) == 0
+    expected = capsys.readouterr().out
+    assert main(["loss", "--test", str(spaced), "--gamma", "4"]) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_a_first_row_with_more_fields_than_the_header_names_its_line(tmp_path):
+    # pandas would silently take the first field of such a file as an index
+    path = tmp_path / "t.csv"
+    path.write_text("label,score\n1,0.9,7\n0,0.2\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert "Expected 2 fields in line 2, saw 3" in line
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "found", "hint"),
+    [
+        ("label;score", "1;0.9", "'label;score'", "looks separated by ';'"),
+        ("label\tscore", "1\t0.9", "'label\\tscore'", "looks separated by a tab"),
+        ("label, score", "1, 0.9", "'label', ' score'", "remove the spaces around"),
+    ],
+)
+def test_another_separator_is_named_with_the_columns_found(tmp_path, header, row, found, hint):
+    path = tmp_path / "t.csv"
+    path.write_text(f"{header}\n{row}\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert f"(found {found})" in line
+    assert hint in line
+
+
+def test_splits_refuses_more_iterations_than_the_workflow_allows(scores_csv):
+    from threshold_choice.cli.splits import MAX_ITERATIONS
+
+    line = one_error_line(run_cli("splits", "--dataset", "x", "--arff", str(scores_csv),
+                                  "--iterations", str(MAX_ITERATIONS + 1)))
+    assert f"--iterations must be between 1 and {MAX_ITERATIONS}" in line
+
+
+def test_compare_refuses_a_nan_tolerance(tmp_path):
+    line = one_error_line(run_cli("compare", "--results", str(tmp_path), "--tolerance", "nan"))
+    assert "--tolerance must be a number >= 0, got nan" in line
+
+
+def test_table5_with_an_unreadable_published_csv_is_one_line(tmp_path):
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+    published = tmp_path / "published.csv"
+    published.write_text('number,dataset\n"1,haberman\n')
+    line = one_error_line(run_cli("datasets", "table5", "--prepared", str(tmp_path),
+                                  "--published", str(published)))
+    assert f"published Table 5 {published} is not a readable CSV" in line
+
+
+# -- no command overwrites its input ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("out", ["model.png", "model.pdf"])
+def test_plot_refuses_an_output_that_is_or_writes_over_its_input(tmp_path, model_csv, out):
+    # --out model.png also writes model.csv beside it
+    before = model_csv.read_bytes()
+    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--out",
+                   str(tmp_path / out))
+    line = one_error_line(proc)
+    assert f"would overwrite the input {model_csv}" in line
+    assert model_csv.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.csv"]
+
+
+def test_plot_refuses_a_training_file_as_its_output_under_another_name(tmp_path, model_csv):
+    link = tmp_path / "fig.csv"
+    link.symlink_to(model_csv)
+    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--train", str(link),
+                   "--out", str(tmp_path / "fig.pdf"))
+    assert "would overwrite the input" in one_error_line(proc)
+
+
+# -- nothing printed before an error ------------------------------------------------------------
+
+
+def test_decision_curve_checks_its_averages_before_printing(model_csv):
+    proc = run_cli("decision-curve", "--test", str(model_csv), "--average", "0.2", "0.05")
+    assert "0 <= low < high < 1" in one_error_line(proc)
+    assert proc.stdout == ""
+
+
+# -- values that would change results silently, refused in one line -----------------------------
+
+
+def test_decision_curves_refuse_scores_that_are_not_probabilities(tmp_path):
+    from threshold_choice.decision_curves import decision_curve
+    from threshold_choice.plotting import DecisionCurveDisplay
+
+    y, s = random_scores(2, 200)
+    percent = write_scores(tmp_path / "percent.csv", y, 100 * s)
+    line = one_error_line(run_cli("decision-curve", "--test", str(percent)))
+    assert "need scores that are probabilities in [0, 1]" in line
+    with pytest.raises(UserError, match="probabilities in"):
+        decision_curve(y, 100 * s)
+    with pytest.raises(UserError, match="probabilities in"):
+        DecisionCurveDisplay.from_predictions(y, 100 * s, plot=False)
+
+
+@pytest.mark.parametrize("offset", [5.0, 1.0, float("nan")])
+def test_a_rate_threshold_offset_outside_0_1_is_refused(model_csv, offset):
+    from threshold_choice.evaluation import LossSettings
+
+    with pytest.raises(UserError, match=r"rate_threshold_offset must be in \(0, 1\)"):
+        LossSettings(rate_threshold_offset=offset)
+    line = one_error_line(run_cli("loss", "--test", str(model_csv), "--rate-threshold-offset",
+                                  str(offset)))
+    assert "rate_threshold_offset must be in (0, 1)" in line
+
+
+def test_a_csv_with_two_label_columns_is_refused(tmp_path):
+    path = tmp_path / "two.csv"
+    path.write_text("label,score,label\n1,0.9,0\n0,0.1,1\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert "of which 2 are named label; keep one" in line
+
+
+@pytest.mark.parametrize("n", ["-5", "1000000000"])
+def test_plot_refuses_a_bad_bootstrap_count_in_one_line(tmp_path, model_csv, n):
+    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--bootstrap", n,
+                   "--out", str(tmp_path / "fig.png"))
+    assert "number of bootstrap replicates must be" in one_error_line(proc)
+    assert not (tmp_path / "fig.png").exists()
+
+
+def test_a_usage_error_of_the_cli_is_one_line(model_csv):
+    line = one_error_line(run_cli("loss", "--test", str(model_csv), "--gamma", "-inf"))
+    assert line.startswith("threshold-choice loss: error: argument --gamma")
+
+
+# -- the scores CSV reader: typed columns -------------------------------------------------------
+
+
+def test_the_typed_reading_gives_the_line_by_line_readings_values_bit_for_bit(tmp_path):
+    from threshold_choice.cli.inputs import _read_checked, _read_typed
+
+    rng = np.random.default_rng(1)
+    n = 20_000
+    scores = rng.random(n) ** 3 * 10.0 ** rng.integers(-12, 3, n)
+    path = tmp_path / "s.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, n), "score": scores}).to_csv(
+        path, index=False, float_format="%.17g")
+    fast, checked = _read_typed(path), _read_checked(path, "test")
+    assert fast is not None
+    np.testing.assert_array_equal(fast[0], checked[0])
+    np.testing.assert_array_equal(fast[1], checked[1])
+    np.testing.assert_array_equal(fast[1], scores)
+
+
+@pytest.mark.parametrize("text", ["label,score\n1,0.9,7\n0,0.2\n", "label,score\n1,0.9\n0,nan\n",
+                                  "label,score\n1,0.9\n2,0.2\n", "label,score\n1,0.9\n0,\n"])
+def test_a_file_with_a_problem_is_left_to_the_reading_that_names_its_line(tmp_path, text):
+    from threshold_choice.cli.inputs import _read_typed, read_scores_csv
+
+    path = tmp_path / "bad.csv"
+    path.write_text(text)
+    assert _read_typed(path) is None
+    with pytest.raises(UserError, match="line"):
+        read_scores_csv(path, "test")
+
+
+READ_BOUND = """
+import resource, sys
+from pathlib import Path
+import pandas  # the reader imports it on first use: loaded before the budget is measured
+from threshold_choice.cli.inputs import read_scores_csv
+path = Path(sys.argv[1])
+size = path.stat().st_size
+now = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) * 1024
+limit = now + 3 * size + 64 * 2**20  # what the process holds, plus three times the file
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+labels, scores = read_scores_csv(path, "test")
+print(len(labels))
+"""
+
+
+@pytest.mark.slow
+def test_reading_a_scores_file_takes_under_three_times_its_size(tmp_path):
+    rng = np.random.default_rng(2)
+    n = 1_000_000
+    path = tmp_path / "big.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, n), "score": rng.random(n)}).to_csv(
+        path, index=False, float_format="%.17g")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run([sys.executable, "-c", READ_BOUND, str(path)], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == str(n)
