@@ -117,12 +117,12 @@ class MethodSpec:
         (train-optimal: test-optimal on the training scores); ``None``: this one.
     not_predictable : str
         Why the classifier cannot apply it (when ``predict`` is ``None``).
+    colour : str or None
+        Its colour in the figures (matplotlib), ``None`` for one of the cycle's.
     fixed_input : callable or None
         For a method frozen at one input whatever ``c_hat`` (score-fixed, rate-fixed):
         ``fixed_input(options)``, the ``c_hat`` at which ``predict_as`` is frozen (the fixed
         threshold or rate). The classifier feeds it to ``predict_as`` in place of ``c_hat``.
-    colour : str or None
-        Its colour in the figures (matplotlib), ``None`` for one of the cycle's.
 
     Attributes
     ----------
