@@ -151,7 +151,7 @@ def test_the_loss_command_prints_h_and_the_bounded_scores(tmp_path, capsys):
     table = pd.read_csv(StringIO(metrics)).set_index("metric")["value"]
     assert list(table.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv", "CL_conv",
                                  "LogLoss", "LogLoss_CL_conv", "LogLoss_RL_conv", "H",
-                                 "BS_bounded", "LogLoss_bounded"]
+                                 "BS_bounded", "LogLoss_bounded", "AP"]
     peer = briertools.scorers.BrierScorer().score(y, s, threshold_range=(0.05, 0.2))
     assert table["BS_bounded"] == pytest.approx(peer, rel=1e-9)
     loss = pd.read_csv(StringIO(losses))["expected_loss"].item()

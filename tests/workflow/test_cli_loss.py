@@ -7,8 +7,10 @@ import subprocess
 import sys
 from io import StringIO
 
+import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import average_precision_score
 
 from threshold_choice.cli import main
 
@@ -35,9 +37,35 @@ def test_prints_one_row_per_method_and_gamma_then_metrics(test_csv, tmp_path, ca
     assert set(losses["gamma"]) == {"inf", "4"}
     metrics = pd.read_csv(StringIO(metrics_text)).set_index("metric")["value"]
     assert list(metrics.index) == ["AUC", "BS", "MAE", "CL", "RL", "RL_conv", "CL_conv",
-                                   "LogLoss", "LogLoss_CL_conv", "LogLoss_RL_conv", "H"]
+                                   "LogLoss", "LogLoss_CL_conv", "LogLoss_RL_conv", "H", "AP"]
     sd = losses[(losses.method == "score-driven") & (losses.gamma == "inf")]
     assert sd["expected_loss"].item() == pytest.approx(metrics["BS"], abs=1e-9)
+
+
+def test_top_k_adds_precision_and_recall_at_k_counted_by_hand(tmp_path, capsys):
+    # no ties: the K highest scores are the K predicted relevant (class 1)
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 60)
+    y[:2] = [0, 1]
+    s = rng.permutation(60) / 60.0
+    path = write(tmp_path / "t.csv", y, s)
+    assert main(["loss", "--test", path, "--method", "score-driven", "--gamma", "inf",
+                 "--top-k", "5", "--top-k", "20"]) == 0
+    metrics = pd.read_csv(StringIO(capsys.readouterr().out.split("\n\n")[1]))
+    table = metrics.set_index("metric")["value"]
+    top = y[np.argsort(-s)]
+    for k in (5, 20):
+        assert table[f"precision@{k}"] == pytest.approx(top[:k].mean(), abs=1e-9)
+        assert table[f"recall@{k}"] == pytest.approx(top[:k].sum() / y.sum(), abs=1e-9)
+    assert table["AP"] == pytest.approx(average_precision_score(y, s), abs=1e-9)
+    assert list(metrics["metric"][-4:]) == ["precision@5", "recall@5", "precision@20",
+                                            "recall@20"]
+
+
+def test_top_k_beyond_the_test_set_is_refused(test_csv, capsys):
+    assert main(["loss", "--test", test_csv, "--top-k", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "--top-k must be between 1 and the 6 test examples, got 7" in err
 
 
 def test_json_output(test_csv, capsys):

@@ -33,6 +33,9 @@ _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
 _DECOMPOSITION_CLI_METRICS = ("CL_conv", "LogLoss", "LogLoss_CL_conv", "LogLoss_RL_conv")
 # H always; the bounded scores when the cost distribution is a bounded range
 _EXTRA_CLI_METRICS = ("H", "BS_bounded", "LogLoss_bounded")
+#: the ranking metrics practice uses (paper 002, Sect. 3): AP always, precision@K and
+#: recall@K for each --top-k
+_RANKING_CLI_METRICS = ("AP",)
 #: metrics that compare scores with the 0/1 labels (AUC, RL and RL_conv depend only on the
 #: order and the ties of the scores, so any real scores serve)
 PROBABILITY_METRICS: tuple[str, ...] = (
@@ -124,10 +127,12 @@ def _run(args: argparse.Namespace) -> int:
     )
     metrics = compute_metrics(labels, scores, cost_distribution=settings.distribution)
     metrics.update(_decomposition_metrics(labels, scores, metrics))
+    metrics.update(_ranking_metrics(labels, scores, args.top_k or []))
     chosen: dict[str, float | None] = {
         k: metrics[k] for k in (*_DEFAULT_CLI_METRICS, *_DECOMPOSITION_CLI_METRICS,
-                                *_EXTRA_CLI_METRICS) if k in metrics
+                                *_EXTRA_CLI_METRICS, *_RANKING_CLI_METRICS) if k in metrics
     }
+    chosen.update({k: v for k, v in metrics.items() if k.startswith(("precision@", "recall@"))})
     blanked: list[str] = []
     if scores.min() < 0.0 or scores.max() > 1.0:
         blanked = [k for k in chosen if k in PROBABILITY_METRICS]
@@ -176,6 +181,22 @@ def _decomposition_metrics(
             "LogLoss_CL_conv": parts.calibration, "LogLoss_RL_conv": parts.refinement}
 
 
+def _ranking_metrics(labels: np.ndarray, scores: np.ndarray,
+                     top_k: list[int]) -> dict[str, float]:
+    """AP, and precision@K and recall@K for each K of ``top_k`` (ties across the K-th place
+    broken at random in expectation: :func:`threshold_choice.metrics.precision_at_k`)."""
+    from threshold_choice.metrics import average_precision, precision_at_k, recall_at_k
+
+    out = {"AP": average_precision(labels, scores)}
+    for k in dict.fromkeys(top_k):
+        if not 1 <= k <= labels.size:
+            raise UserError(f"--top-k must be between 1 and the {labels.size} test examples, "
+                            f"got {k}")
+        out[f"precision@{k}"] = float(precision_at_k(labels, scores, k))
+        out[f"recall@{k}"] = float(recall_at_k(labels, scores, k))
+    return out
+
+
 def _costs(text: str | None, pos_label: str | None) -> Costs | None:
     """``--costs FP,FN`` as :class:`~threshold_choice.costs.Costs`."""
     if text is None:
@@ -198,7 +219,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "predict 1 iff score > threshold). Prints a CSV method,gamma,expected_loss, a blank "
             "line, then metric,value (AUC, BS, MAE, CL, RL, RL_conv; the isotonic decompositions "
             "CL_conv (= BS - RL_conv), LogLoss, LogLoss_CL_conv, LogLoss_RL_conv; H; with a "
-            "bounded --cost-distribution also BS_bounded and LogLoss_bounded)."
+            "bounded --cost-distribution also BS_bounded and LogLoss_bounded; AP, and "
+            "precision@K and recall@K for each --top-k)."
         ),
     )
     parser.add_argument("--test", required=True, help="CSV label,score of the test set")
@@ -244,6 +266,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="accuracy",
         help="accuracy (default) or f-measure: the expected 2FQ/(1 - FQ) of the F-cost lines "
         "(class 0 positive; inf when a method can pick a threshold with no true positive)",
+    )
+    parser.add_argument(
+        "--top-k",
+        type=int,
+        action="append",
+        metavar="K",
+        help="add precision@K and recall@K (class 1 the relevant class; the K highest scores; "
+        "repeatable)",
     )
     parser.add_argument(
         "--bootstrap",
