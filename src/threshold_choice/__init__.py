@@ -22,7 +22,9 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   (``methods``);
 * operating conditions: :class:`Uncertainty`, :data:`PAPER_GAMMAS`, :func:`parse_gamma`,
   :func:`gamma_for_spread` (``uncertainty``); :class:`CostDistribution`,
-  :func:`parse_cost_distribution`, :func:`beta_from_interval` (``cost_distributions``);
+  :func:`parse_cost_distribution`, :func:`beta_from_interval`, and
+  :func:`cost_weight_density` (a belief's density on ``c`` or its log-odds)
+  (``cost_distributions``);
 * expected loss: :class:`LossSettings`, :func:`expected_losses` (``evaluation``),
   :func:`expected_cost_curve` and :func:`segment_contributions` (each cost line's share,
   Theorem 1; ``expected_loss``), :func:`paired_difference` (``bootstrap``).
@@ -75,6 +77,7 @@ _EXPORTS: dict[str, str] = {
     "CostDistribution": "cost_distributions",
     "parse_cost_distribution": "cost_distributions",
     "beta_from_interval": "cost_distributions",
+    "cost_weight_density": "cost_distributions",
     "expected_cost_curve": "expected_loss",
     "segment_contributions": "expected_loss",
     "LossSettings": "evaluation",
@@ -111,6 +114,7 @@ _EXPORTS: dict[str, str] = {
     "CertaintyDisplay": "plotting",
     "DecisionCurveDisplay": "plotting",
     "LogOddsRegretDisplay": "plotting",
+    "CostWeightDisplay": "plotting",
     "FROCDisplay": "plotting",
     "FCostDisplay": "plotting",
     "ROCDisplay": "plotting",

@@ -176,16 +176,17 @@ class CostDistribution:
     # -- the density ---------------------------------------------------------------------
     def pdf(self, c: ArrayLike) -> FloatArray:
         """``w(c)``; 0 outside the support."""
-        from scipy.special import betaln
+        from scipy.special import betaln, xlog1py, xlogy
 
         c_arr = np.asarray(c, dtype=np.float64)
         lo, hi = self.support
         inside = (c_arr >= lo) & (c_arr <= hi)
         if self.kind == "beta":
-            with np.errstate(divide="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                # xlogy: 0 log 0 = 0, so beta:1,1 is 1 at c = 0 and 1 (not 0 * -inf = nan)
                 log_w = (
-                    (self.p - 1) * np.log(c_arr)
-                    + (self.q - 1) * np.log1p(-c_arr)
+                    xlogy(self.p - 1, c_arr)
+                    + xlog1py(self.q - 1, -c_arr)
                     - betaln(self.p, self.q)
                 )
             out = np.exp(np.where(inside, log_w, -np.inf))
@@ -448,11 +449,85 @@ def beta_from_interval(low: float, high: float, mass: float = 0.9) -> CostDistri
     return parse_cost_distribution(f"beta:{middle * k:.6g},{(1.0 - middle) * k:.6g}")
 
 
+#: the scales :func:`cost_weight_density` draws a belief on
+WEIGHT_SCALES: tuple[str, ...] = ("cost", "log-odds")
+
+
+def cost_weight_density(
+    distribution: str | CostDistribution | None,
+    x: ArrayLike,
+    scale: Literal["cost", "log-odds"] = "cost",
+) -> FloatArray:
+    """Return the density of a belief about ``c``, on the cost proportion or its log-odds.
+
+    A scoring rule that averages the regret over costs weights each cost by a density (paper
+    ``002_...``, Figs 2 and 3): the Brier score by ``uniform`` (``beta:1,1``), Hand's
+    H-measure by ``beta:2,2``, the log loss by ``logit-uniform`` as its bounds go to 0 and
+    1. Which of them is "flat" depends on the scale: on ``c`` the density is ``w(c)``; on
+    the log-odds ``z = logit(c) = log(c / (1 - c))`` it is the change of variables
+    ``w(expit(z)) expit(z) (1 - expit(z))``, which makes the Brier score's the logistic
+    density ``1 / (4 cosh(z / 2)**2)`` and the log loss's flat.
+
+    Parameters
+    ----------
+    distribution : str, CostDistribution or None
+        The belief, as :func:`parse_cost_distribution` takes it (``None``: ``uniform``).
+    x : array-like of float
+        Where to evaluate: cost proportions (``scale="cost"``) or their log-odds
+        (``scale="log-odds"``, any reals, infinities included).
+    scale : {"cost", "log-odds"}, default="cost"
+        The variable the density is of.
+
+    Returns
+    -------
+    numpy.ndarray
+        The density at each ``x``, of ``x``'s shape; 0 outside the support (at an end of a
+        bounded range, the density inside it), NaN at NaN.
+
+    Raises
+    ------
+    UserError
+        For an unknown ``scale`` or an invalid distribution spec (a point mass, such as
+        accuracy's at ``c = 1/2``, has no density).
+
+    See Also
+    --------
+    CostDistribution.pdf : The density on ``c``.
+    threshold_choice.plotting.CostWeightDisplay : Draws these densities (paper 002, Figs 2
+        and 3).
+
+    Examples
+    --------
+    >>> from threshold_choice import cost_weight_density
+    >>> [round(v, 4) for v in cost_weight_density("uniform", [0.1, 0.5]).tolist()]
+    [1.0, 1.0]
+    >>> [round(v, 4) for v in cost_weight_density("uniform", [0.0, 2.0], "log-odds").tolist()]
+    [0.25, 0.105]
+    >>> [round(v, 4) for v in cost_weight_density("beta:2,2", [0.0, 2.0], "log-odds").tolist()]
+    [0.375, 0.0661]
+    >>> flat = cost_weight_density("logit-uniform:0.001,0.999", [-5.0, 0.0, 5.0], "log-odds")
+    >>> [round(v, 4) for v in flat.tolist()]  # 1 / (logit(0.999) - logit(0.001))
+    [0.0724, 0.0724, 0.0724]
+    """
+    if scale not in WEIGHT_SCALES:
+        raise UserError(f"scale must be one of {', '.join(WEIGHT_SCALES)}; got {scale!r}")
+    dist = parse_cost_distribution(distribution)
+    values = np.asarray(x, dtype=np.float64)
+    if scale == "cost":
+        density = dist.pdf(values)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            density = np.exp(dist.log_weight_logit(values))
+    return np.where(np.isnan(values), np.nan, density)
+
+
 __all__ = [
     "SPEC_FORMS",
     "SPEC_PATTERN",
     "UNIFORM",
+    "WEIGHT_SCALES",
     "CostDistribution",
     "beta_from_interval",
+    "cost_weight_density",
     "parse_cost_distribution",
 ]

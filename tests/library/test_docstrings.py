@@ -26,6 +26,9 @@ import threshold_choice
 DISPLAYS = ("CostCurveDisplay", "BrierCurveDisplay", "CertaintyDisplay", "DecisionCurveDisplay",
             "FROCDisplay", "FCostDisplay", "ROCDisplay", "LogOddsRegretDisplay")
 DISPLAY_METHODS = ("from_predictions", "from_estimator", "plot")
+#: the Display of beliefs (no scores): its constructor, its refusal of scores, and plot
+BELIEF_METHODS = tuple(f"threshold_choice.plotting.CostWeightDisplay.{method}"
+                       for method in ("from_distributions", "from_predictions", "plot"))
 
 #: numpydoc's checks this API keeps: all of them but four.
 #: * PR01, PR02, PR03 (parameters missing from the docstring, unknown to the signature, out of
@@ -55,7 +58,7 @@ def _documented() -> list[str]:
             paths.append(f"threshold_choice.{threshold_choice._EXPORTS[name]}.{name}")
     paths += [f"threshold_choice.plotting.{display}.{method}"
               for display in DISPLAYS for method in DISPLAY_METHODS]
-    return paths
+    return [*paths, *BELIEF_METHODS]
 
 
 DOCUMENTED = _documented()
@@ -87,7 +90,8 @@ def numpydoc_errors(path: str) -> list[str]:
 
 
 def test_every_public_object_is_checked():
-    assert len(DOCUMENTED) == len(threshold_choice.__all__) - len(CONSTANTS) + 3 * len(DISPLAYS)
+    assert len(DOCUMENTED) == (len(threshold_choice.__all__) - len(CONSTANTS)
+                               + 3 * len(DISPLAYS) + len(BELIEF_METHODS))
     assert sorted(CONSTANTS) == ["METHODS", "PAPER_GAMMAS", "PAPER_METHODS"]
     assert {f"threshold_choice.plotting.{d}" for d in DISPLAYS} <= set(DOCUMENTED)
 

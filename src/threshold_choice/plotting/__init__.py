@@ -18,6 +18,9 @@ project's figure CSVs).
 * :class:`LogOddsRegretDisplay`: regret against the log-odds of the threshold, the scores'
   and their isotonic recalibration's, whose areas are the log loss, its calibration and its
   refinement (``002_...``, Figs 5, 7).
+* :class:`CostWeightDisplay`: the implicit weights of the scoring rules on the cost proportion
+  (Brier score, H-measure, log loss, accuracy's point mass), on ``c`` or its log-odds
+  (``002_...``, Figs 2, 3); built from beliefs (``from_distributions``), not scores.
 * :class:`FROCDisplay`: the FROC curve, its convex hull, F-measure isometrics and F-optimal
   points (``004_...``, Fig. 2); :class:`FCostDisplay`: F-cost lines and expected F-cost curves
   ``K_F(c)`` per method and gamma (``004_...``, Fig. 3).
@@ -45,6 +48,7 @@ _EXPORTS: dict[str, str] = {
     "CostCurveDisplay": "cost_curves",
     "DecisionCurveDisplay": "decision_curves",
     "LogOddsRegretDisplay": "calibration",
+    "CostWeightDisplay": "cost_weights",
     "FCostDisplay": "fmeasure",
     "FROCDisplay": "fmeasure",
     "ROCDisplay": "roc",

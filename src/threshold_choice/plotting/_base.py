@@ -165,6 +165,10 @@ class ThresholdChoiceDisplay:
     TITLE: ClassVar[str] = ""
     #: the positive class (class 1) when known (``from_estimator``), named in axis labels
     event: Any = None
+    #: whether the display is computed from a run's scores (``from_predictions`` /
+    #: ``from_estimator``); a display of something else (beliefs) sets it False and has a
+    #: constructor of its own
+    FROM_SCORES: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Give the subclass ``from_predictions`` / ``from_estimator`` whose signatures
@@ -172,6 +176,8 @@ class ThresholdChoiceDisplay:
         ``**kwargs``; the options are defined once, in ``_compute``, and documented there
         (its docstring's Parameters), the examples in the class docstring."""
         super().__init_subclass__(**kwargs)
+        if not cls.FROM_SCORES:
+            return
         options = [p for p in inspect.signature(cls._compute).parameters.values()
                    if p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
         names = ", ".join(f"``{p.name}``" for p in options if p.kind == p.KEYWORD_ONLY)
