@@ -10,7 +10,6 @@ The registry that names them (and says what each needs) is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Literal
 
 import numpy as np
@@ -196,7 +195,7 @@ def with_input_map(
     sel: Selection, name: str, imap: InputMap, inverse: Callable[[FloatArray], FloatArray]
 ) -> Selection:
     """The method ``sel`` driven by ``phi(c_hat)`` instead of ``c_hat``."""
-    return replace(sel, method=name, input_map=imap, breaks=inverse(sel.input_breaks))
+    return sel.derive(method=name, input_map=imap, breaks=inverse(sel.input_breaks))
 
 
 def score_driven_z(test: CostLines, pi0: float) -> Selection:
@@ -218,7 +217,7 @@ def rate_driven_z(
 
 def uniform(sel: Selection, name: str) -> Selection:
     """The ``*-uniform`` method: ``sel`` given a uniform random ``c_hat``, ignoring ``c``."""
-    return replace(sel, method=name, ignores_c_hat=True)
+    return sel.derive(method=name, ignores_c_hat=True)
 
 
 def instance_cut_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
@@ -335,8 +334,8 @@ def uncertainty_aware_many(
         breaks = table.posterior_mean_inverse(np.concatenate(parts), closed=closed)
         ends = np.cumsum([part.size for part in parts])
         for i, end, part in zip(where, ends, parts, strict=True):
-            out[i] = replace(sels[i], method=f"{sels[i].method}-aware", input_map=imap,
-                             breaks=breaks[end - part.size : end])
+            out[i] = sels[i].derive(method=f"{sels[i].method}-aware", input_map=imap,
+                                    breaks=breaks[end - part.size : end])
     return out
 
 

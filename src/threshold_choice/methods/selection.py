@@ -21,9 +21,9 @@ predicts 1 iff ``score > t``; cost lines are indexed as in :mod:`threshold_choic
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -264,6 +264,15 @@ class Selection:
     @cached_property
     def interpolating(self) -> bool:
         return bool(np.any(self.coef[:, 2:] != 0))
+
+    def derive(self, **changes: Any) -> Selection:
+        """``dataclasses.replace(self, **changes)``, keeping :attr:`interpolating` when the
+        coefficients stay: it is a pass over them (4 ms at 10^6 segments) that each variant
+        built on the same coefficients (uniform, skew, an aware one per gamma) would repeat."""
+        out = replace(self, **changes)
+        if "coef" not in changes and "interpolating" in self.__dict__:
+            out.__dict__["interpolating"] = self.__dict__["interpolating"]
+        return out
 
     def inputs(self, c_hat: ArrayLike) -> FloatArray:
         x = np.asarray(c_hat, dtype=np.float64)
