@@ -211,12 +211,21 @@ class CostLines:
             not finite real numbers, or a single class.
         """
         y_int, s_arr = validate_scores(y, s, what=what)
-        distinct, inverse = np.unique(s_arr, return_inverse=True)
-        ones = np.bincount(inverse, weights=y_int, minlength=distinct.size).astype(np.int64)
-        totals = np.bincount(inverse, minlength=distinct.size).astype(np.int64)
-        zeros = totals - ones
-        n1_le = np.concatenate(([0], np.cumsum(ones)))
-        n0_le = np.concatenate(([0], np.cumsum(zeros)))
+        # By sorting values, not indices: np.sort is several times faster than np.argsort
+        # (and np.unique's inverse, with the bincounts it would feed, scatters at random).
+        # The distinct scores are the first of each run of equal sorted scores; the counts
+        # <= each are the end of its run, and of class 1 a search in the sorted class-1 scores.
+        ordered = np.sort(s_arr)
+        first = np.empty(ordered.size, dtype=bool)
+        first[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        distinct = ordered[first]
+        all_le = np.append(np.flatnonzero(first)[1:], ordered.size)
+        del ordered, first
+        ones = np.sort(s_arr[y_int.astype(bool)])
+        n1_le = np.concatenate(([0], np.searchsorted(ones, distinct, side="right")),
+                               dtype=np.int64)
+        n0_le = np.concatenate(([0], all_le - n1_le[1:]), dtype=np.int64)
         return cls(distinct, n0_le, n1_le, int(n0_le[-1]), int(n1_le[-1]))
 
     @property
