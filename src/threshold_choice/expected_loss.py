@@ -105,6 +105,7 @@ class _MappedPlan:
 
     phi: FloatArray  # phi at the segment edges (cut to |w| <= 30)
     nodes: FloatArray  # (panels, nodes) in w
+    node_x: FloatArray  # expit(nodes), computed once
     weights: FloatArray  # (panels, nodes), dc_hat and phi' included
     first: NDArray[np.intp] | None  # first panel of each piece when pieces have several
     piece_segment: NDArray[np.intp] | None  # segment of each piece when cut at ``cuts``
@@ -145,7 +146,7 @@ def _mapped_plan(sel: Selection, edges: FloatArray, cuts: FloatArray) -> _Mapped
     x = expit(nodes)
     # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
     weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
-    return _MappedPlan(phi, nodes, weights, first, piece_segment, panel_segment)
+    return _MappedPlan(phi, nodes, x, weights, first, piece_segment, panel_segment)
 
 
 def _apply_mapped_plan(
@@ -216,8 +217,13 @@ def _mapped_sums(
     increments = Increments(points, (a[:, :2] + a[:, 2:] * phi[1:, None]).T)
     starts = Weighted(points, np.hstack([(a[:, 2:] * np.diff(phi)[:, None]).T,
                                          np.zeros((2, 1))]))
-    node_weights = -a[plan.panel_segment, 2:].T[:, :, None] * plan.weights[None]
-    nodes = Weighted(Points.from_logit(plan.nodes.ravel()),
+    # -a[panel_segment, 2:].T[:, :, None] * weights, a column at a time (a 1-d take, not a
+    # gather of strided rows)
+    node_weights = np.empty((2, *plan.weights.shape))
+    for r in range(2):
+        np.multiply(-a[:, 2 + r].take(plan.panel_segment)[:, None], plan.weights,
+                    out=node_weights[r])
+    nodes = Weighted(Points.from_logit(plan.nodes.ravel(), plan.node_x.ravel()),
                      node_weights.reshape(2, plan.nodes.size))
     return increments, starts, nodes
 

@@ -272,8 +272,9 @@ class Points:
         return out
 
     @classmethod
-    def from_logit(cls, w: FloatArray) -> Points:
-        points = cls(expit(w))
+    def from_logit(cls, w: FloatArray, x: FloatArray | None = None) -> Points:
+        """The points ``expit(w)`` (``x``, when the caller has computed it)."""
+        points = cls(expit(w) if x is None else x)
         points._w = w
         return points
 
@@ -355,6 +356,11 @@ class Weighted:
         return _cell_sums(k, terms)
 
 
+#: what :meth:`Increments.power_sums` keeps per grid: occupied cells, power sums, the weights
+#: and the ends (cross first, then cross + 1) of the segments read at both ends
+_IncrementSums = tuple[NDArray[np.intp], FloatArray, FloatArray, "Points | None"]
+
+
 class Increments:
     """A sum of increments ``sum_r sum_s weights[r, s] (G_r(x_{s+1}) - G_r(x_s))`` over the
     consecutive :class:`Points` ``x_0 <= ... <= x_S`` (segments), for
@@ -368,20 +374,16 @@ class Increments:
     def __init__(self, points: Points, weights: FloatArray) -> None:
         self.points = points
         self.weights = weights  # (rows, len(points.x) - 1)
-        self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray,
-                                            NDArray[np.intp]] | None]] = []
+        self._sums: list[tuple[_Grid, _IncrementSums | None]] = []
 
-    def power_sums(
-        self, grid: _Grid
-    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]] | None:
-        """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the segments
-        evaluated at both ends; ``None`` when most segments span cells (then the table is read
-        at the edges)."""
+    def power_sums(self, grid: _Grid) -> _IncrementSums | None:
+        """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the weights
+        and the two ends (as :class:`Points`: placed in the grid once for all its tables) of
+        the segments evaluated at both ends; ``None`` when most segments span cells (then the
+        table is read at the edges)."""
         return _per_grid(self._sums, grid, self._power_sums)
 
-    def _power_sums(
-        self, grid: _Grid
-    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]] | None:
+    def _power_sums(self, grid: _Grid) -> _IncrementSums | None:
         k, t, _ = self.points.cells(grid)
         inside = self.points.inside
         within = (k[:-1] == k[1:]) & inside[:-1] & inside[1:]
@@ -398,7 +400,8 @@ class Increments:
         terms[:, 1] = terms[:, 0] * (t1 + t0)
         terms[:, 2] = terms[:, 0] * (t1 * t1 + t1 * t0 + t0 * t0)
         occupied, summed = _cell_sums(k[:-1][within], terms)
-        return occupied, summed, cross
+        ends = Points(self.points.x[np.concatenate([cross, cross + 1])]) if cross.size else None
+        return occupied, summed, self.weights[:, cross], ends
 
 
 def _gauss_legendre(lo: FloatArray, hi: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
@@ -689,13 +692,13 @@ class MomentTable:
             cells = sums.power_sums(self._grid) if self.interpolated else None
             if cells is None:
                 return _dots(sums.weights, np.diff(self.read(points, rows), axis=1))
-            occupied, summed, cross = cells
+            occupied, summed, cross_weights, ends = cells
             coefficients = np.take(self._coefficients[:rows, 1:], occupied, axis=2)
             total = float(np.sum(coefficients * summed))
-            if cross.size:  # segments across cells, or beyond the table: at both ends
-                ends = self.read(Points(points.x[np.concatenate([cross, cross + 1])]), rows)
-                dg = ends[:, cross.size :] - ends[:, : cross.size]
-                total += _dots(sums.weights[:, cross], dg)
+            if ends is not None:  # segments across cells, or beyond the table: at both ends
+                values = self.read(ends, rows)
+                cross = cross_weights.shape[1]
+                total += _dots(cross_weights, values[:, cross:] - values[:, :cross])
             return float(total)
         power = sums.power_sums(self._grid) if self.interpolated else None
         if power is None:
