@@ -10,6 +10,7 @@ The registry that names them (and says what each needs) is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -61,24 +62,39 @@ def _selection_heights(
     training lines crossing at ``c = 0.5``): the choice then changes the train-optimal loss
     on the test set, and the published ``sc_vs_tr`` shares count such runs.
     """
-    if tie_breaking == "project":
+    if _check_tie_breaking(tie_breaking) == "project":
         return lines.left, lines.right
-    if tie_breaking != "authors":
-        choices = ", ".join(TIE_BREAKING)
-        raise UserError(f"tie_breaking must be one of {choices}, got {tie_breaking!r}")
     left = (lines.n1_le / lines.n1) * lines.pi1 * 2.0
     right = ((1.0 - lines.n0_le / lines.n0) * lines.pi0) * 2.0
     return left, right
 
 
+def _check_tie_breaking(tie_breaking: TieBreaking) -> TieBreaking:
+    if tie_breaking not in TIE_BREAKING:
+        choices = ", ".join(TIE_BREAKING)
+        raise UserError(f"tie_breaking must be one of {choices}, got {tie_breaking!r}")
+    return tie_breaking
+
+
 def _test_line_argmin(
-    select: CostLines,
-    evaluate: CostLines,
-    eval_idx: NDArray[np.intp],
-    tie_breaking: TieBreaking = "project",
+    select: CostLines, evaluate: CostLines, tie_breaking: TieBreaking = "project"
 ) -> ArgminRule:
+    """The point selection among the lines of ``select`` (heights as ``tie_breaking`` computes
+    them), each evaluated as the test line (of ``evaluate``) its threshold realises: the line
+    itself when ``select`` is ``evaluate``. Deferred (:meth:`ArgminRule.deferred`): only the
+    grid and Monte Carlo estimators use it."""
+    _check_tie_breaking(tie_breaking)  # now, not at first use
+    return ArgminRule.deferred(partial(_test_line_rule, select, evaluate, tie_breaking))
+
+
+def _test_line_rule(
+    select: CostLines, evaluate: CostLines, tie_breaking: TieBreaking
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     left, right = _selection_heights(select, tie_breaking)
-    return ArgminRule(left, right, evaluate.left[eval_idx], evaluate.slope[eval_idx])
+    if select is evaluate:
+        return left, right, evaluate.left, evaluate.slope
+    eval_idx = evaluate.line_index(select.thresholds)
+    return left, right, evaluate.left[eval_idx], evaluate.slope[eval_idx]
 
 
 # -- the methods -----------------------------------------------------------------------------
@@ -88,7 +104,7 @@ def test_optimal(test: CostLines, *, tie_breaking: TieBreaking = "project") -> S
     """Test-optimal: the lowest test cost line at ``c_hat`` (needs the test labels).
     ``tie_breaking``: see :func:`_selection_heights` (grid and Monte Carlo estimators only)."""
     idx, values = _optimal_lines(test)
-    argmin = _test_line_argmin(test, test, np.arange(test.left.size), tie_breaking)
+    argmin = _test_line_argmin(test, test, tie_breaking)
     coef = _step_coef(test.left[idx], test.slope[idx])
     return Selection("test-optimal", coef, values, values, "right", argmin=argmin)
 
@@ -102,8 +118,7 @@ def train_optimal(
     estimators only)."""
     idx, values = _optimal_lines(train)
     test_idx = test.line_index(train.thresholds[idx])
-    all_test_idx = test.line_index(train.thresholds)
-    argmin = _test_line_argmin(train, test, all_test_idx, tie_breaking)
+    argmin = _test_line_argmin(train, test, tie_breaking)
     coef = _step_coef(test.left[test_idx], test.slope[test_idx])
     return Selection("train-optimal", coef, values, values, "right", argmin=argmin)
 
