@@ -264,12 +264,14 @@ def instance_uniform(test: CostLines) -> Selection:
     return Selection("instance-uniform", coef, breaks, breaks, "left", ignores_c_hat=True)
 
 
-def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
+def fixed(sel: Selection, c_hat: float, name: str, *, what: str = "c_hat") -> Selection:
     """``sel`` frozen at one presumed cost proportion ``c_hat``: the threshold it sets there,
     kept whatever the operating condition (a single segment; for an interpolating method the
     mixture of two lines it sets at ``c_hat``). Its expected loss is then the same at every
     gamma: ``integral Q(t; c) w(c) dc``, the error rate at ``t`` when ``E[c] = 1/2``
-    (Theorem 5 and Corollary 6 of paper 000)."""
+    (Theorem 5 and Corollary 6 of paper 000). ``what``: how an error names ``c_hat``, which
+    must be in [0, 1]."""
+    _check_unit(what, c_hat)
     x = float(sel.inputs(np.array([c_hat]))[0])
     a = sel.coef[int(sel.segment(np.array([c_hat]))[0])]
     coef = np.array([[a[0] + a[2] * x, a[1] + a[3] * x, 0.0, 0.0]])
@@ -280,8 +282,8 @@ def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
 def score_fixed(test: CostLines, threshold: float) -> Selection:
     """Score-fixed: the fixed threshold ``t`` (predict 1 iff ``score > t``) whatever
     ``c_hat``: score-driven frozen at ``c_hat = t`` (paper 000, Definition 4)."""
-    _check_unit("the fixed threshold", threshold)
-    return fixed(score_driven(test), threshold, "score-fixed")
+    _check_unit("the fixed threshold", threshold)  # before building score-driven
+    return fixed(score_driven(test), threshold, "score-fixed", what="the fixed threshold")
 
 
 def rate_fixed(
@@ -290,8 +292,9 @@ def rate_fixed(
     """Rate-fixed: predict class 0 for the fixed fraction ``rate`` of the test examples
     whatever ``c_hat`` (interpolating as :func:`rate_driven` where that rate is not
     attainable): rate-driven frozen at ``c_hat = rate`` (paper 000, Definition 7)."""
-    _check_unit("the fixed rate", rate)
-    return fixed(rate_driven(test, threshold_offset=threshold_offset), rate, "rate-fixed")
+    _check_unit("the fixed rate", rate)  # before building rate-driven
+    return fixed(rate_driven(test, threshold_offset=threshold_offset), rate, "rate-fixed",
+                 what="the fixed rate")
 
 
 def _check_unit(what: str, value: float) -> None:
