@@ -145,7 +145,11 @@ def _mapped_plan(sel: Selection, edges: FloatArray, cuts: FloatArray) -> _Mapped
     nodes = (lo + half)[:, None] + half[:, None] * _GL_T[None, :]
     x = expit(nodes)
     # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
-    weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
+    density = imap.derivative(x)  # (in place: phi'(x) x (1 - x), then times the rule's weights)
+    density *= x
+    density *= 1.0 - x
+    weights = half[:, None] * _GL_W[None, :]
+    weights *= density
     return _MappedPlan(phi, nodes, x, weights, first, piece_segment, panel_segment)
 
 

@@ -210,9 +210,14 @@ def _cells(w: FloatArray, grid: _Grid | None) -> _Cells:
     """Each ``w`` (clipped to ``[-_W, _W]``) placed in the grid: its cell ``k``, its position
     ``t`` in [0, 1] within it and the cell's width."""
     if grid is None or grid.regular:
-        pos = (np.clip(w, -_W, _W) + _W) / _H
-        k = np.minimum(pos.astype(np.intp), _REGULAR_EDGES.size - 2)
-        return k, pos - k, _H
+        # (in place: the same operations as (clip(w) + W) / H - k, one array instead of four)
+        pos = np.clip(w, -_W, _W)
+        pos += _W
+        pos /= _H
+        k = pos.astype(np.intp)
+        np.minimum(k, _REGULAR_EDGES.size - 2, out=k)
+        pos -= k
+        return k, pos, _H
     wc = np.clip(w, -_W, _W)
     k = np.clip(np.searchsorted(grid.edges, wc, side="right") - 1, 0, grid.widths.size - 1)
     scale = grid.widths[k]
@@ -230,7 +235,14 @@ def _hermite(
     c = np.take(coefficients, k, axis=2).transpose(1, 0, 2)
     if not derivative:
         return _cubic(c, t)
-    return _cubic(c, t), ((3 * c[3] * t + 2 * c[2]) * t + c[1]) / scale
+    # ((3 c3 t + 2 c2) t + c1) / scale, in place
+    slope = 3 * c[3]
+    slope *= t
+    slope += 2 * c[2]
+    slope *= t
+    slope += c[1]
+    slope /= scale
+    return _cubic(c, t), slope
 
 
 def _horner(coefficients: FloatArray, k: NDArray[np.intp], t: FloatArray) -> FloatArray:
@@ -397,8 +409,13 @@ class Increments:
             # row by row: a 2-d boolean index of the weights (often a strided view of the
             # coefficients) is about 6 times slower than one per row
             np.multiply(row[within], dt, out=terms[r, 0])
-        terms[:, 1] = terms[:, 0] * (t1 + t0)
-        terms[:, 2] = terms[:, 0] * (t1 * t1 + t1 * t0 + t0 * t0)
+        # terms[:, 0] times t1 + t0 and t1 t1 + t1 t0 + t0 t0, with two temporaries
+        pair = t1 + t0
+        np.multiply(terms[:, 0], pair, out=terms[:, 1])
+        square = t1 * t1
+        square += np.multiply(t1, t0, out=pair)
+        square += np.multiply(t0, t0, out=pair)
+        np.multiply(terms[:, 0], square, out=terms[:, 2])
         occupied, summed = _cell_sums(k[:-1][within], terms)
         ends = Points(self.points.x[np.concatenate([cross, cross + 1])]) if cross.size else None
         return occupied, summed, self.weights[:, cross], ends
@@ -785,12 +802,17 @@ class MomentTable:
         w = np.interp(m, table, self._edges)
         for _ in range(3):  # Newton steps on the interpolant, from the piecewise-linear guess
             value, slope = _hermite(self._mean_coefficients, w, self._grid, derivative=True)
+            step = value[0]  # (value - m) / slope, 0 where not finite; in place
+            step -= m
             with np.errstate(divide="ignore", invalid="ignore"):
-                step = (value[0] - m) / slope[0]
-            w = np.clip(w - np.where(np.isfinite(step), step, 0.0), -_W, _W)
+                step /= slope[0]
+            step[~np.isfinite(step)] = 0.0
+            w -= step
+            np.clip(w, -_W, _W, out=w)
         x = expit(w)
-        x = np.where(m <= table[0], 0.0, x)
-        return np.where(m >= table[-1], 1.0, x)
+        x[m <= table[0]] = 0.0
+        x[m >= table[-1]] = 1.0
+        return x
 
 
 def _posterior_mean_values(slopes: FloatArray, dist: CostDistribution) -> FloatArray:
