@@ -95,7 +95,10 @@ def _effective_gamma(sel: Selection, gamma: float) -> float:
 
 
 def _segment_edges(sel: Selection) -> FloatArray:
-    return np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
+    edges = np.empty(sel.breaks.size + 2)  # 0, the breaks clipped to [0, 1], 1
+    edges[0], edges[-1] = 0.0, 1.0
+    np.clip(sel.breaks, 0.0, 1.0, out=edges[1:-1])
+    return edges
 
 
 @dataclass(frozen=True)

@@ -678,16 +678,18 @@ class MomentTable:
         """``self(points.x, rows)``, with the points' cells in this table's grid found once
         for all the tables read at them (see :class:`Points`)."""
         x_arr = points.x
-        # (the closed forms compute the rows asked for only: each is a pass over the points)
+        # (the closed forms compute the rows asked for only, into one array: each row is a
+        # pass over the points)
         if self.uncertainty.is_exact:
             return self._exact_table(x_arr, rows)
         if self.uncertainty.is_uninformed:
             m = self._c_moments
-            out = [m[0] * x_arr, m[1] * x_arr]
-            if rows > 2:
-                half_sq = x_arr**2 / 2
-                out += [m[0] * half_sq, m[1] * half_sq]
-            return np.stack(out[:rows])
+            factors = (m[0], m[1], m[0], m[1])[:rows]  # times x, x, x**2/2, x**2/2
+            out = np.empty((len(factors), x_arr.size))
+            half_sq = x_arr**2 / 2 if rows > 2 else x_arr
+            for r, factor in enumerate(factors):
+                np.multiply(factor, x_arr if r < 2 else half_sq, out=out[r])
+            return out
         k, t, _ = points.cells(self._grid)
         out = _horner(self._coefficients[:rows], k, t)
         # Below / above the table: linear to the exact values at 0 and 1 (mass < 1e-12).
@@ -741,11 +743,17 @@ class MomentTable:
         grid = self.measure.grid
         dist = self.distribution
         if grid is None:
-            if dist.is_standard_uniform:  # c uniform: x**(p + 1) / (p + 1)
-                values = [x if p == 0 else x ** (p + 1) / (p + 1) for p in range(top + 1)]
-            else:
-                values = [dist.partial_moment(p, x) for p in range(top + 1)]
-            return np.stack([values[p] for p in orders])
+            out = np.empty((len(orders), x.size))
+            for r, p in enumerate(orders):
+                if r and orders[r - 1] == p:  # G01 = G10
+                    out[r] = out[r - 1]
+                elif not dist.is_standard_uniform:
+                    out[r] = dist.partial_moment(p, x)
+                elif p == 0:
+                    out[r] = x
+                else:  # c uniform: x**(p + 1) / (p + 1)
+                    np.divide(x ** (p + 1), p + 1, out=out[r])
+            return out
         # sum over grid points c_i <= x of weight_i c_i^(a+b)
         k = np.searchsorted(grid, x, side="right")
         if dist.is_standard_uniform:
