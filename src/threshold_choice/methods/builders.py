@@ -248,7 +248,10 @@ def instance_cut_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
     ``k`` unattainable (in proportion to the tied examples it takes)."""
     counts = lines.n0_le + lines.n1_le  # examples predicted 0 by each line, increasing
     k = np.arange(lines.n + 1)
-    a = np.searchsorted(counts, k, side="right") - 1
+    # the last line with counts[a] <= k: line j for the cuts counts[j] .. counts[j + 1] - 1
+    # (each line predicts at least one more example 0 than the one before), line m for n;
+    # the search's answer without searching
+    a = np.repeat(np.arange(counts.size), np.diff(counts, append=lines.n + 1))
     b = np.minimum(a + 1, counts.size - 1)
     width = (counts[b] - counts[a]).astype(np.float64)
     p = np.divide(k - counts[a], width, out=np.zeros(k.size), where=width > 0)
