@@ -211,12 +211,28 @@ class CostLines:
             not finite real numbers, or a single class.
         """
         y_int, s_arr = validate_scores(y, s, what=what)
-        distinct, inverse = np.unique(s_arr, return_inverse=True)
-        ones = np.bincount(inverse, weights=y_int, minlength=distinct.size).astype(np.int64)
-        totals = np.bincount(inverse, minlength=distinct.size).astype(np.int64)
-        zeros = totals - ones
-        n1_le = np.concatenate(([0], np.cumsum(ones)))
-        n0_le = np.concatenate(([0], np.cumsum(zeros)))
+        # By sorting values, not indices: np.sort is several times faster than np.argsort
+        # (and np.unique's inverse, with the bincounts it would feed, scatters at random).
+        # The distinct scores are the first of each run of equal sorted scores, and the counts
+        # <= each the end of its run.
+        ordered = np.sort(s_arr)
+        first = np.empty(ordered.size, dtype=bool)
+        first[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        distinct = ordered[first]
+        all_le = np.append(np.flatnonzero(first)[1:], ordered.size)
+        del ordered, first
+        # The class-1 counts <= each distinct score: the sorted class-1 scores merged with the
+        # distinct ones by a stable sort (two sorted runs: timsort merges them in one pass,
+        # 2.5 times faster than a search at 10^7), the class-1 scores first, so that distinct
+        # score j lands after the j distinct scores and the class-1 scores <= it.
+        ones = np.sort(s_arr[y_int.astype(bool)])
+        merged = np.argsort(np.concatenate([ones, distinct]), kind="stable")
+        n1_le = np.zeros(distinct.size + 1, dtype=np.int64)
+        n1_le[1:] = np.flatnonzero(merged >= ones.size)
+        del merged
+        n1_le[1:] -= np.arange(distinct.size)
+        n0_le = np.concatenate(([0], all_le - n1_le[1:]), dtype=np.int64)
         return cls(distinct, n0_le, n1_le, int(n0_le[-1]), int(n1_le[-1]))
 
     @property

@@ -35,6 +35,7 @@ from threshold_choice.methods import (
     TIE_BREAKING,
     Selection,
     TieBreaking,
+    derive_selection,
     make_selection,
     method_spec,
     probability_problem,
@@ -341,6 +342,10 @@ class _Run:
     def selection(self, method: str) -> Selection:
         return make_selection(method, self.test, train=self.train, **self.options)
 
+    def variant(self, method: str, base: Selection) -> Selection:
+        """:meth:`selection` of a variant, from ``base``, its base method's selection."""
+        return derive_selection(method, base, self.test, train=self.train, **self.options)
+
 
 @dataclass(frozen=True)
 class LossBatch:
@@ -419,10 +424,12 @@ class LossBatch:
                      for g in gammas]
             uniform = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
             uniform_draws = [uniform] * len(gammas)
-        # the methods by the selection they start from (an aware method: its base's)
+        # the methods by the selection they start from (an aware method or a variant: its
+        # base's), so that each such selection is built once
         groups: dict[str, list[int]] = {}
         for j, method in enumerate(methods):
-            groups.setdefault(method_spec(method).aware_of or method, []).append(j)
+            spec = method_spec(method)
+            groups.setdefault(spec.aware_of or spec.variant_of or method, []).append(j)
         width = len(gammas) * len(methods)
         losses = [[math.nan] * width for _ in runs]
         for base, members in groups.items():
@@ -434,17 +441,23 @@ class LossBatch:
                          uniform_draws: list[Any]) -> None:
         """The losses of the methods ``members`` (column indices), which start from the
         selection of ``base``, into ``losses``: the runs' selections of ``base`` are built,
-        evaluated and released on return (the aware variants of all runs built together at
-        each gamma)."""
+        evaluated (``base`` itself, then each variant derived from them in turn) and released
+        on return (the aware variants of all runs built together at each gamma)."""
         methods, gammas, distribution = self.methods, self.gammas, self.settings.distribution
         sels = [run.selection(base) for run in runs]
-        plain = [j for j in members if methods[j] not in GAMMA_AWARE]
+        plain: dict[str, list[int]] = {}  # base and its variants: their columns
+        for j in members:
+            if methods[j] not in GAMMA_AWARE:
+                plain.setdefault(methods[j], []).append(j)
         aware = [j for j in members if methods[j] in GAMMA_AWARE]
-        for out, sel in zip(losses, sels, strict=True):
-            mine = uniform_draws if sel.ignores_c_hat else draws
-            for g, value in enumerate(self._losses(sel, gammas, mine) if plain else ()):
-                for j in plain:
-                    out[g * len(methods) + j] = value
+        for method, columns in plain.items():
+            for out, run, sel in zip(losses, runs, sels, strict=True):
+                chosen = sel if method == base else run.variant(method, sel)
+                mine = uniform_draws if chosen.ignores_c_hat else draws
+                for g, value in enumerate(self._losses(chosen, gammas, mine)):
+                    for j in columns:
+                        out[g * len(methods) + j] = value
+                del chosen  # a variant: before the next one is derived
         limit = certainty_limit(distribution)
         for g, gamma in enumerate(gammas if aware else ()):
             # from the certainty limit on, m(c_hat) = c_hat: the aware variant is its base

@@ -95,7 +95,10 @@ def _effective_gamma(sel: Selection, gamma: float) -> float:
 
 
 def _segment_edges(sel: Selection) -> FloatArray:
-    return np.concatenate(([0.0], np.clip(sel.breaks, 0.0, 1.0), [1.0]))
+    edges = np.empty(sel.breaks.size + 2)  # 0, the breaks clipped to [0, 1], 1
+    edges[0], edges[-1] = 0.0, 1.0
+    np.clip(sel.breaks, 0.0, 1.0, out=edges[1:-1])
+    return edges
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,7 @@ class _MappedPlan:
 
     phi: FloatArray  # phi at the segment edges (cut to |w| <= 30)
     nodes: FloatArray  # (panels, nodes) in w
+    node_x: FloatArray  # expit(nodes), computed once
     weights: FloatArray  # (panels, nodes), dc_hat and phi' included
     first: NDArray[np.intp] | None  # first panel of each piece when pieces have several
     piece_segment: NDArray[np.intp] | None  # segment of each piece when cut at ``cuts``
@@ -144,8 +148,12 @@ def _mapped_plan(sel: Selection, edges: FloatArray, cuts: FloatArray) -> _Mapped
     nodes = (lo + half)[:, None] + half[:, None] * _GL_T[None, :]
     x = expit(nodes)
     # dc_hat = x (1 - x) dw; 1 - x loses relative accuracy only where x (1 - x) < 1e-13
-    weights = (half[:, None] * _GL_W[None, :]) * (imap.derivative(x) * x * (1.0 - x))
-    return _MappedPlan(phi, nodes, weights, first, piece_segment, panel_segment)
+    density = imap.derivative(x)  # (in place: phi'(x) x (1 - x), then times the rule's weights)
+    density *= x
+    density *= 1.0 - x
+    weights = half[:, None] * _GL_W[None, :]
+    weights *= density
+    return _MappedPlan(phi, nodes, x, weights, first, piece_segment, panel_segment)
 
 
 def _apply_mapped_plan(
@@ -216,8 +224,13 @@ def _mapped_sums(
     increments = Increments(points, (a[:, :2] + a[:, 2:] * phi[1:, None]).T)
     starts = Weighted(points, np.hstack([(a[:, 2:] * np.diff(phi)[:, None]).T,
                                          np.zeros((2, 1))]))
-    node_weights = -a[plan.panel_segment, 2:].T[:, :, None] * plan.weights[None]
-    nodes = Weighted(Points.from_logit(plan.nodes.ravel()),
+    # -a[panel_segment, 2:].T[:, :, None] * weights, a column at a time (a 1-d take, not a
+    # gather of strided rows)
+    node_weights = np.empty((2, *plan.weights.shape))
+    for r in range(2):
+        np.multiply(-a[:, 2 + r].take(plan.panel_segment)[:, None], plan.weights,
+                    out=node_weights[r])
+    nodes = Weighted(Points.from_logit(plan.nodes.ravel(), plan.node_x.ravel()),
                      node_weights.reshape(2, plan.nodes.size))
     return increments, starts, nodes
 

@@ -210,9 +210,14 @@ def _cells(w: FloatArray, grid: _Grid | None) -> _Cells:
     """Each ``w`` (clipped to ``[-_W, _W]``) placed in the grid: its cell ``k``, its position
     ``t`` in [0, 1] within it and the cell's width."""
     if grid is None or grid.regular:
-        pos = (np.clip(w, -_W, _W) + _W) / _H
-        k = np.minimum(pos.astype(np.intp), _REGULAR_EDGES.size - 2)
-        return k, pos - k, _H
+        # (in place: the same operations as (clip(w) + W) / H - k, one array instead of four)
+        pos = np.clip(w, -_W, _W)
+        pos += _W
+        pos /= _H
+        k = pos.astype(np.intp)
+        np.minimum(k, _REGULAR_EDGES.size - 2, out=k)
+        pos -= k
+        return k, pos, _H
     wc = np.clip(w, -_W, _W)
     k = np.clip(np.searchsorted(grid.edges, wc, side="right") - 1, 0, grid.widths.size - 1)
     scale = grid.widths[k]
@@ -230,7 +235,14 @@ def _hermite(
     c = np.take(coefficients, k, axis=2).transpose(1, 0, 2)
     if not derivative:
         return _cubic(c, t)
-    return _cubic(c, t), ((3 * c[3] * t + 2 * c[2]) * t + c[1]) / scale
+    # ((3 c3 t + 2 c2) t + c1) / scale, in place
+    slope = 3 * c[3]
+    slope *= t
+    slope += 2 * c[2]
+    slope *= t
+    slope += c[1]
+    slope /= scale
+    return _cubic(c, t), slope
 
 
 def _horner(coefficients: FloatArray, k: NDArray[np.intp], t: FloatArray) -> FloatArray:
@@ -272,8 +284,9 @@ class Points:
         return out
 
     @classmethod
-    def from_logit(cls, w: FloatArray) -> Points:
-        points = cls(expit(w))
+    def from_logit(cls, w: FloatArray, x: FloatArray | None = None) -> Points:
+        """The points ``expit(w)`` (``x``, when the caller has computed it)."""
+        points = cls(expit(w) if x is None else x)
         points._w = w
         return points
 
@@ -355,6 +368,11 @@ class Weighted:
         return _cell_sums(k, terms)
 
 
+#: what :meth:`Increments.power_sums` keeps per grid: occupied cells, power sums, the weights
+#: and the ends (cross first, then cross + 1) of the segments read at both ends
+_IncrementSums = tuple[NDArray[np.intp], FloatArray, FloatArray, "Points | None"]
+
+
 class Increments:
     """A sum of increments ``sum_r sum_s weights[r, s] (G_r(x_{s+1}) - G_r(x_s))`` over the
     consecutive :class:`Points` ``x_0 <= ... <= x_S`` (segments), for
@@ -368,20 +386,16 @@ class Increments:
     def __init__(self, points: Points, weights: FloatArray) -> None:
         self.points = points
         self.weights = weights  # (rows, len(points.x) - 1)
-        self._sums: list[tuple[_Grid, tuple[NDArray[np.intp], FloatArray,
-                                            NDArray[np.intp]] | None]] = []
+        self._sums: list[tuple[_Grid, _IncrementSums | None]] = []
 
-    def power_sums(
-        self, grid: _Grid
-    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]] | None:
-        """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the segments
-        evaluated at both ends; ``None`` when most segments span cells (then the table is read
-        at the edges)."""
+    def power_sums(self, grid: _Grid) -> _IncrementSums | None:
+        """The occupied cells, the sums (rows, 3, cells) of the powers 1..3, and the weights
+        and the two ends (as :class:`Points`: placed in the grid once for all its tables) of
+        the segments evaluated at both ends; ``None`` when most segments span cells (then the
+        table is read at the edges)."""
         return _per_grid(self._sums, grid, self._power_sums)
 
-    def _power_sums(
-        self, grid: _Grid
-    ) -> tuple[NDArray[np.intp], FloatArray, NDArray[np.intp]] | None:
+    def _power_sums(self, grid: _Grid) -> _IncrementSums | None:
         k, t, _ = self.points.cells(grid)
         inside = self.points.inside
         within = (k[:-1] == k[1:]) & inside[:-1] & inside[1:]
@@ -391,11 +405,20 @@ class Increments:
         t0, t1 = t[:-1][within], t[1:][within]
         dt = t1 - t0
         terms = np.empty((self.weights.shape[0], 3, dt.size))
-        terms[:, 0] = self.weights[:, within] * dt
-        terms[:, 1] = terms[:, 0] * (t1 + t0)
-        terms[:, 2] = terms[:, 0] * (t1 * t1 + t1 * t0 + t0 * t0)
+        for r, row in enumerate(self.weights):
+            # row by row: a 2-d boolean index of the weights (often a strided view of the
+            # coefficients) is about 6 times slower than one per row
+            np.multiply(row[within], dt, out=terms[r, 0])
+        # terms[:, 0] times t1 + t0 and t1 t1 + t1 t0 + t0 t0, with two temporaries
+        pair = t1 + t0
+        np.multiply(terms[:, 0], pair, out=terms[:, 1])
+        square = t1 * t1
+        square += np.multiply(t1, t0, out=pair)
+        square += np.multiply(t0, t0, out=pair)
+        np.multiply(terms[:, 0], square, out=terms[:, 2])
         occupied, summed = _cell_sums(k[:-1][within], terms)
-        return occupied, summed, cross
+        ends = Points(self.points.x[np.concatenate([cross, cross + 1])]) if cross.size else None
+        return occupied, summed, self.weights[:, cross], ends
 
 
 def _gauss_legendre(lo: FloatArray, hi: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
@@ -655,12 +678,18 @@ class MomentTable:
         """``self(points.x, rows)``, with the points' cells in this table's grid found once
         for all the tables read at them (see :class:`Points`)."""
         x_arr = points.x
+        # (the closed forms compute the rows asked for only, into one array: each row is a
+        # pass over the points)
         if self.uncertainty.is_exact:
-            return self._exact_table(x_arr)[:rows]
+            return self._exact_table(x_arr, rows)
         if self.uncertainty.is_uninformed:
             m = self._c_moments
-            half_sq = x_arr**2 / 2
-            return np.stack([m[0] * x_arr, m[1] * x_arr, m[0] * half_sq, m[1] * half_sq][:rows])
+            factors = (m[0], m[1], m[0], m[1])[:rows]  # times x, x, x**2/2, x**2/2
+            out = np.empty((len(factors), x_arr.size))
+            half_sq = x_arr**2 / 2 if rows > 2 else x_arr
+            for r, factor in enumerate(factors):
+                np.multiply(factor, x_arr if r < 2 else half_sq, out=out[r])
+            return out
         k, t, _ = points.cells(self._grid)
         out = _horner(self._coefficients[:rows], k, t)
         # Below / above the table: linear to the exact values at 0 and 1 (mass < 1e-12).
@@ -682,13 +711,13 @@ class MomentTable:
             cells = sums.power_sums(self._grid) if self.interpolated else None
             if cells is None:
                 return _dots(sums.weights, np.diff(self.read(points, rows), axis=1))
-            occupied, summed, cross = cells
+            occupied, summed, cross_weights, ends = cells
             coefficients = np.take(self._coefficients[:rows, 1:], occupied, axis=2)
             total = float(np.sum(coefficients * summed))
-            if cross.size:  # segments across cells, or beyond the table: at both ends
-                ends = self.read(Points(points.x[np.concatenate([cross, cross + 1])]), rows)
-                dg = ends[:, cross.size :] - ends[:, : cross.size]
-                total += _dots(sums.weights[:, cross], dg)
+            if ends is not None:  # segments across cells, or beyond the table: at both ends
+                values = self.read(ends, rows)
+                cross = cross_weights.shape[1]
+                total += _dots(cross_weights, values[:, cross:] - values[:, :cross])
             return float(total)
         power = sums.power_sums(self._grid) if self.interpolated else None
         if power is None:
@@ -706,23 +735,35 @@ class MomentTable:
         without the round trip through ``x`` (for quadrature nodes placed in ``w``)."""
         return self.read(Points.from_logit(w), rows)
 
-    def _exact_table(self, x: FloatArray) -> FloatArray:
+    def _exact_table(self, x: FloatArray, rows: int = 4) -> FloatArray:
+        """The first ``rows`` rows at ``gamma = inf``: ``c_hat = c``, so ``G_ab`` is the
+        partial moment of order ``a + b`` of the measure (rows of orders 0, 1, 1, 2)."""
+        orders = (0, 1, 1, 2)[:rows]
+        top = orders[-1]  # the highest order asked for
         grid = self.measure.grid
         dist = self.distribution
         if grid is None:
-            if dist.is_standard_uniform:  # c_hat = c, c uniform
-                return np.stack([x, x**2 / 2, x**2 / 2, x**3 / 3])
-            moments = [dist.partial_moment(k, x) for k in range(3)]
-            return np.stack([moments[0], moments[1], moments[1], moments[2]])
+            out = np.empty((len(orders), x.size))
+            for r, p in enumerate(orders):
+                if r and orders[r - 1] == p:  # G01 = G10
+                    out[r] = out[r - 1]
+                elif not dist.is_standard_uniform:
+                    out[r] = dist.partial_moment(p, x)
+                elif p == 0:
+                    out[r] = x
+                else:  # c uniform: x**(p + 1) / (p + 1)
+                    np.divide(x ** (p + 1), p + 1, out=out[r])
+            return out
         # sum over grid points c_i <= x of weight_i c_i^(a+b)
         k = np.searchsorted(grid, x, side="right")
         if dist.is_standard_uniform:
-            cum = [np.concatenate(([0.0], np.cumsum(grid**p))) / grid.size for p in range(3)]
+            cum = [np.concatenate(([0.0], np.cumsum(grid**p))) / grid.size
+                   for p in range(top + 1)]
         else:
             weights = self.measure.weights
             assert weights is not None
-            cum = [np.concatenate(([0.0], np.cumsum(weights * grid**p))) for p in range(3)]
-        return np.stack([cum[0][k], cum[1][k], cum[1][k], cum[2][k]])
+            cum = [np.concatenate(([0.0], np.cumsum(weights * grid**p))) for p in range(top + 1)]
+        return np.stack([cum[p][k] for p in orders])
 
     # -- posterior mean (uncertainty-aware methods) ---------------------------------------
     @property
@@ -769,12 +810,17 @@ class MomentTable:
         w = np.interp(m, table, self._edges)
         for _ in range(3):  # Newton steps on the interpolant, from the piecewise-linear guess
             value, slope = _hermite(self._mean_coefficients, w, self._grid, derivative=True)
+            step = value[0]  # (value - m) / slope, 0 where not finite; in place
+            step -= m
             with np.errstate(divide="ignore", invalid="ignore"):
-                step = (value[0] - m) / slope[0]
-            w = np.clip(w - np.where(np.isfinite(step), step, 0.0), -_W, _W)
+                step /= slope[0]
+            step[~np.isfinite(step)] = 0.0
+            w -= step
+            np.clip(w, -_W, _W, out=w)
         x = expit(w)
-        x = np.where(m <= table[0], 0.0, x)
-        return np.where(m >= table[-1], 1.0, x)
+        x[m <= table[0]] = 0.0
+        x[m >= table[-1]] = 1.0
+        return x
 
 
 def _posterior_mean_values(slopes: FloatArray, dist: CostDistribution) -> FloatArray:

@@ -22,7 +22,7 @@ from threshold_choice.cost_distributions import parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.evaluation import LossBatch, LossSettings, _Run
 from threshold_choice.expected_loss import expected_loss, losses_at_gammas
-from threshold_choice.methods import METHODS, make_selection
+from threshold_choice.methods import METHODS, make_selection, method_spec
 from threshold_choice.methods.builders import skew_map
 from threshold_choice.moment_tables import Increments, Points, Weighted, moment_table
 
@@ -144,14 +144,27 @@ def test_a_run_builds_each_selection_once_and_keeps_none(monkeypatch):
         built.append(weakref.ref(sel))
         return sel
 
+    derived: list[weakref.ref] = []
+    original_variant = _Run.variant
+
+    def spy_variant(self, method, base):
+        sel = original_variant(self, method, base)
+        derived.append(weakref.ref(sel))
+        return sel
+
     monkeypatch.setattr(_Run, "selection", spy)
+    monkeypatch.setattr(_Run, "variant", spy_variant)
     ty, ts = random_scores(8, 300, decimals=2)
     y, s = random_scores(9, 300, decimals=2)
     batch = LossBatch.make(METHODS, GAMMAS, LossSettings(), "accuracy")
     losses = batch.losses([batch.selections(y, s, train_y=ty, train_s=ts)])
-    # the aware variants start from their bases' selections: one build per base method
-    bases = [m for m in METHODS if not m.endswith("-aware")]
+    # the aware variants and the variants start from their bases' selections: one build per
+    # base method, each variant derived from it
+    specs = [method_spec(m) for m in METHODS]
+    bases = [spec for spec in specs if spec.aware_of is None and spec.variant_of is None]
     assert len(built) == len(bases)
+    assert len(derived) == sum(spec.variant_of is not None for spec in specs)
+    built += derived
     gc.collect()
     assert all(ref() is None for ref in built)  # released once evaluated
     assert len(losses[0]) == len(METHODS) * len(GAMMAS)

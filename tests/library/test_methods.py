@@ -27,6 +27,7 @@ from threshold_choice.methods import (
     PROBABILITY_METHODS,
     InputMap,
     MethodSpec,
+    derive_selection,
     make_selection,
     method_spec,
     register_method,
@@ -193,3 +194,31 @@ def test_probability_methods_are_the_score_based_ones():
     assert set(PROBABILITY_METHODS) == {
         "score-driven", "score-uniform", "score-driven-z", "score-driven-aware", "score-fixed"
     }
+
+
+def test_a_variant_derived_from_its_base_is_the_selection_its_builder_makes():
+    # the evaluation builds a base's selection once and derives its variants from it
+    # (derive_selection); each variant's own builder gives the same selection, bit for bit
+    rng = np.random.default_rng(7)
+    y = (rng.random(300) < 0.4).astype(int)
+    s = np.round(np.clip(0.3 * y + 0.7 * rng.random(300), 0, 1), 2)
+    lines = CostLines.from_scores(y, s)
+    train = CostLines.from_scores(y[::-1], s)
+    variants = [name for name in METHODS if method_spec(name).variant_of is not None]
+    assert set(variants) == {"score-uniform", "rate-uniform", "score-driven-z", "rate-driven-z",
+                             "score-fixed", "rate-fixed"}
+    for options in ({}, {"rate_threshold_offset": 1e-7, "fixed_threshold": 0.3,
+                         "fixed_rate": 0.8, "skew_pi0": 0.3}):
+        for name in variants:
+            base = make_selection(method_spec(name).variant_of, lines, train=train, **options)
+            derived = derive_selection(name, base, lines, train=train, **options)
+            built = make_selection(name, lines, train=train, **options)
+            assert (derived.method, derived.closed, derived.ignores_c_hat) == (
+                built.method, built.closed, built.ignores_c_hat)
+            for field in ("coef", "breaks", "input_breaks"):
+                assert np.array_equal(getattr(derived, field), getattr(built, field)), name
+    with pytest.raises(UserError, match="not a variant"):
+        derive_selection("rate-driven", base, lines)
+    with pytest.raises(UserError, match="give both variant_of"):
+        register_method(MethodSpec("half-variant", build_halfway, "x", variant_of="score-driven"))
+    assert "half-variant" not in METHODS

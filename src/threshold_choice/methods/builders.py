@@ -10,7 +10,7 @@ The registry that names them (and says what each needs) is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -62,24 +62,39 @@ def _selection_heights(
     training lines crossing at ``c = 0.5``): the choice then changes the train-optimal loss
     on the test set, and the published ``sc_vs_tr`` shares count such runs.
     """
-    if tie_breaking == "project":
+    if _check_tie_breaking(tie_breaking) == "project":
         return lines.left, lines.right
-    if tie_breaking != "authors":
-        choices = ", ".join(TIE_BREAKING)
-        raise UserError(f"tie_breaking must be one of {choices}, got {tie_breaking!r}")
     left = (lines.n1_le / lines.n1) * lines.pi1 * 2.0
     right = ((1.0 - lines.n0_le / lines.n0) * lines.pi0) * 2.0
     return left, right
 
 
+def _check_tie_breaking(tie_breaking: TieBreaking) -> TieBreaking:
+    if tie_breaking not in TIE_BREAKING:
+        choices = ", ".join(TIE_BREAKING)
+        raise UserError(f"tie_breaking must be one of {choices}, got {tie_breaking!r}")
+    return tie_breaking
+
+
 def _test_line_argmin(
-    select: CostLines,
-    evaluate: CostLines,
-    eval_idx: NDArray[np.intp],
-    tie_breaking: TieBreaking = "project",
+    select: CostLines, evaluate: CostLines, tie_breaking: TieBreaking = "project"
 ) -> ArgminRule:
+    """The point selection among the lines of ``select`` (heights as ``tie_breaking`` computes
+    them), each evaluated as the test line (of ``evaluate``) its threshold realises: the line
+    itself when ``select`` is ``evaluate``. Deferred (:meth:`ArgminRule.deferred`): only the
+    grid and Monte Carlo estimators use it."""
+    _check_tie_breaking(tie_breaking)  # now, not at first use
+    return ArgminRule.deferred(partial(_test_line_rule, select, evaluate, tie_breaking))
+
+
+def _test_line_rule(
+    select: CostLines, evaluate: CostLines, tie_breaking: TieBreaking
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     left, right = _selection_heights(select, tie_breaking)
-    return ArgminRule(left, right, evaluate.left[eval_idx], evaluate.slope[eval_idx])
+    if select is evaluate:
+        return left, right, evaluate.left, evaluate.slope
+    eval_idx = evaluate.line_index(select.thresholds)
+    return left, right, evaluate.left[eval_idx], evaluate.slope[eval_idx]
 
 
 # -- the methods -----------------------------------------------------------------------------
@@ -89,7 +104,7 @@ def test_optimal(test: CostLines, *, tie_breaking: TieBreaking = "project") -> S
     """Test-optimal: the lowest test cost line at ``c_hat`` (needs the test labels).
     ``tie_breaking``: see :func:`_selection_heights` (grid and Monte Carlo estimators only)."""
     idx, values = _optimal_lines(test)
-    argmin = _test_line_argmin(test, test, np.arange(test.left.size), tie_breaking)
+    argmin = _test_line_argmin(test, test, tie_breaking)
     coef = _step_coef(test.left[idx], test.slope[idx])
     return Selection("test-optimal", coef, values, values, "right", argmin=argmin)
 
@@ -103,8 +118,7 @@ def train_optimal(
     estimators only)."""
     idx, values = _optimal_lines(train)
     test_idx = test.line_index(train.thresholds[idx])
-    all_test_idx = test.line_index(train.thresholds)
-    argmin = _test_line_argmin(train, test, all_test_idx, tie_breaking)
+    argmin = _test_line_argmin(train, test, tie_breaking)
     coef = _step_coef(test.left[test_idx], test.slope[test_idx])
     return Selection("train-optimal", coef, values, values, "right", argmin=argmin)
 
@@ -172,7 +186,14 @@ def skew_map(pi0: float) -> tuple[InputMap, Callable[[FloatArray], FloatArray]]:
         return c * pi0 / (c * pi0 + (1.0 - c) * pi1)
 
     def derivative(c: FloatArray) -> FloatArray:
-        return pi0 * pi1 / (c * pi0 + (1.0 - c) * pi1) ** 2
+        # pi0 pi1 / (c pi0 + (1 - c) pi1)**2, with fewer temporaries (the skew variants'
+        # quadrature nodes: 4 per segment)
+        out = c * pi0
+        rest = 1.0 - c
+        rest *= pi1
+        out += rest
+        out **= 2
+        return pi0 * pi1 / out
 
     def inverse(z: FloatArray) -> FloatArray:
         # zc * pi1 / (zc * pi1 + (1 - zc) * pi0), in place (three arrays of z's size at most)
@@ -196,7 +217,7 @@ def with_input_map(
     sel: Selection, name: str, imap: InputMap, inverse: Callable[[FloatArray], FloatArray]
 ) -> Selection:
     """The method ``sel`` driven by ``phi(c_hat)`` instead of ``c_hat``."""
-    return replace(sel, method=name, input_map=imap, breaks=inverse(sel.input_breaks))
+    return sel.derive(method=name, input_map=imap, breaks=inverse(sel.input_breaks))
 
 
 def score_driven_z(test: CostLines, pi0: float) -> Selection:
@@ -218,7 +239,7 @@ def rate_driven_z(
 
 def uniform(sel: Selection, name: str) -> Selection:
     """The ``*-uniform`` method: ``sel`` given a uniform random ``c_hat``, ignoring ``c``."""
-    return replace(sel, method=name, ignores_c_hat=True)
+    return sel.derive(method=name, ignores_c_hat=True)
 
 
 def instance_cut_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
@@ -227,7 +248,10 @@ def instance_cut_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
     ``k`` unattainable (in proportion to the tied examples it takes)."""
     counts = lines.n0_le + lines.n1_le  # examples predicted 0 by each line, increasing
     k = np.arange(lines.n + 1)
-    a = np.searchsorted(counts, k, side="right") - 1
+    # the last line with counts[a] <= k: line j for the cuts counts[j] .. counts[j + 1] - 1
+    # (each line predicts at least one more example 0 than the one before), line m for n;
+    # the search's answer without searching
+    a = np.repeat(np.arange(counts.size), np.diff(counts, append=lines.n + 1))
     b = np.minimum(a + 1, counts.size - 1)
     width = (counts[b] - counts[a]).astype(np.float64)
     p = np.divide(k - counts[a], width, out=np.zeros(k.size), where=width > 0)
@@ -250,12 +274,14 @@ def instance_uniform(test: CostLines) -> Selection:
     return Selection("instance-uniform", coef, breaks, breaks, "left", ignores_c_hat=True)
 
 
-def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
+def fixed(sel: Selection, c_hat: float, name: str, *, what: str = "c_hat") -> Selection:
     """``sel`` frozen at one presumed cost proportion ``c_hat``: the threshold it sets there,
     kept whatever the operating condition (a single segment; for an interpolating method the
     mixture of two lines it sets at ``c_hat``). Its expected loss is then the same at every
     gamma: ``integral Q(t; c) w(c) dc``, the error rate at ``t`` when ``E[c] = 1/2``
-    (Theorem 5 and Corollary 6 of paper 000)."""
+    (Theorem 5 and Corollary 6 of paper 000). ``what``: how an error names ``c_hat``, which
+    must be in [0, 1]."""
+    check_unit(what, c_hat)
     x = float(sel.inputs(np.array([c_hat]))[0])
     a = sel.coef[int(sel.segment(np.array([c_hat]))[0])]
     coef = np.array([[a[0] + a[2] * x, a[1] + a[3] * x, 0.0, 0.0]])
@@ -266,8 +292,8 @@ def fixed(sel: Selection, c_hat: float, name: str) -> Selection:
 def score_fixed(test: CostLines, threshold: float) -> Selection:
     """Score-fixed: the fixed threshold ``t`` (predict 1 iff ``score > t``) whatever
     ``c_hat``: score-driven frozen at ``c_hat = t`` (paper 000, Definition 4)."""
-    check_unit("the fixed threshold", threshold)
-    return fixed(score_driven(test), threshold, "score-fixed")
+    check_unit("the fixed threshold", threshold)  # before building score-driven
+    return fixed(score_driven(test), threshold, "score-fixed", what="the fixed threshold")
 
 
 def rate_fixed(
@@ -276,8 +302,9 @@ def rate_fixed(
     """Rate-fixed: predict class 0 for the fixed fraction ``rate`` of the test examples
     whatever ``c_hat`` (interpolating as :func:`rate_driven` where that rate is not
     attainable): rate-driven frozen at ``c_hat = rate`` (paper 000, Definition 7)."""
-    check_unit("the fixed rate", rate)
-    return fixed(rate_driven(test, threshold_offset=threshold_offset), rate, "rate-fixed")
+    check_unit("the fixed rate", rate)  # before building rate-driven
+    return fixed(rate_driven(test, threshold_offset=threshold_offset), rate, "rate-fixed",
+                 what="the fixed rate")
 
 
 def check_unit(what: str, value: float) -> None:
@@ -336,8 +363,8 @@ def uncertainty_aware_many(
         breaks = table.posterior_mean_inverse(np.concatenate(parts), closed=closed)
         ends = np.cumsum([part.size for part in parts])
         for i, end, part in zip(where, ends, parts, strict=True):
-            out[i] = replace(sels[i], method=f"{sels[i].method}-aware", input_map=imap,
-                             breaks=breaks[end - part.size : end])
+            out[i] = sels[i].derive(method=f"{sels[i].method}-aware", input_map=imap,
+                                    breaks=breaks[end - part.size : end])
     return out
 
 

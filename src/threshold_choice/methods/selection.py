@@ -21,9 +21,9 @@ predicts 1 iff ``score > t``; cost lines are indexed as in :mod:`threshold_choic
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -58,6 +58,15 @@ class ArgminRule:
     eval_left: FloatArray
     eval_slope: FloatArray
 
+    @classmethod
+    def deferred(cls, make: Callable[[], tuple[FloatArray, FloatArray, FloatArray, FloatArray]]
+                 ) -> ArgminRule:
+        """The rule whose four arrays ``make()`` returns, called at their first use: the exact
+        estimator never uses a rule, whose arrays take passes over all the lines (for
+        train-optimal, a search of every training threshold among the test scores). Give a
+        picklable ``make`` (e.g. a ``functools.partial`` of a module's function)."""
+        return _DeferredArgminRule(make)
+
     def loss(self, x: FloatArray, c: FloatArray, chunk: int = 200_000) -> FloatArray:
         j = self.select(x, chunk)
         return self.eval_left[j] + self.eval_slope[j] * c
@@ -84,6 +93,23 @@ class ArgminRule:
                 # first minimum = lowest threshold
                 out[start + lo : start + lo + step] = np.argmin(heights, axis=1)
         return out
+
+
+_RULE_FIELDS = ("select_left", "select_right", "eval_left", "eval_slope")
+
+
+class _DeferredArgminRule(ArgminRule):
+    """:meth:`ArgminRule.deferred`: the fields are set from ``make()`` when one is first read."""
+
+    def __init__(self, make: Callable[[], tuple[FloatArray, ...]]) -> None:
+        object.__setattr__(self, "_make", make)  # (frozen: the fields come later, the same way)
+
+    def __getattr__(self, name: str) -> Any:  # only for what is not set yet: the fields
+        if name not in _RULE_FIELDS or "_make" not in self.__dict__:
+            raise AttributeError(name)
+        for field_name, value in zip(_RULE_FIELDS, self.__dict__["_make"](), strict=True):
+            object.__setattr__(self, field_name, value)
+        return self.__dict__[name]
 
 
 _BLOCK = 100  # inputs per block of the candidate search
@@ -264,6 +290,15 @@ class Selection:
     @cached_property
     def interpolating(self) -> bool:
         return bool(np.any(self.coef[:, 2:] != 0))
+
+    def derive(self, **changes: Any) -> Selection:
+        """``dataclasses.replace(self, **changes)``, keeping :attr:`interpolating` when the
+        coefficients stay: it is a pass over them (4 ms at 10^6 segments) that each variant
+        built on the same coefficients (uniform, skew, an aware one per gamma) would repeat."""
+        out = replace(self, **changes)
+        if "coef" not in changes and "interpolating" in self.__dict__:
+            out.__dict__["interpolating"] = self.__dict__["interpolating"]
+        return out
 
     def inputs(self, c_hat: ArrayLike) -> FloatArray:
         x = np.asarray(c_hat, dtype=np.float64)

@@ -34,17 +34,16 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.methods.builders import (
     TieBreaking,
+    fixed,
     instance_uniform,
     rate_driven,
-    rate_driven_z,
-    rate_fixed,
     score_driven,
-    score_driven_z,
-    score_fixed,
+    skew_map,
     test_optimal,
     train_optimal,
     uncertainty_aware,
     uniform,
+    with_input_map,
 )
 from threshold_choice.methods.selection import Selection
 
@@ -123,6 +122,13 @@ class MethodSpec:
         For a method frozen at one input whatever ``c_hat`` (score-fixed, rate-fixed):
         ``fixed_input(options)``, the ``c_hat`` at which ``predict_as`` is frozen (the fixed
         threshold or rate). The classifier feeds it to ``predict_as`` in place of ``c_hat``.
+    variant_of : str or None
+        The method whose selection this one transforms with ``derive`` (the same lines and
+        options; e.g. rate-uniform is rate-driven given a uniform ``c_hat``): the evaluation
+        builds that selection once for it and all its variants. ``build`` must give the same
+        selection (``variant(variant_of, derive)`` is such a builder).
+    derive : callable or None
+        ``derive(selection of variant_of, options) -> Selection``, with ``variant_of``.
 
     Attributes
     ----------
@@ -162,6 +168,8 @@ class MethodSpec:
     not_predictable: str = "cannot set a threshold from a cost proportion alone"
     colour: str | None = None
     fixed_input: Callable[[SelectionOptions], float] | None = None
+    variant_of: str | None = None
+    derive: Callable[[Selection, SelectionOptions], Selection] | None = None
 
     @property
     def gamma_aware(self) -> bool:
@@ -228,9 +236,12 @@ def register_method(spec: MethodSpec, *, replace: bool = False) -> MethodSpec:
     if spec.name in _REGISTRY and not replace:
         raise UserError(f"a method named {spec.name!r} is already registered; "
                         "pass replace=True to replace it")
-    for other in (spec.aware_of, spec.predict_as):
+    for other in (spec.aware_of, spec.predict_as, spec.variant_of):
         if other is not None and other not in _REGISTRY and other != spec.name:
             raise UserError(f"method {spec.name!r} refers to {other!r}, which is not registered")
+    if (spec.variant_of is None) != (spec.derive is None) or spec.variant_of == spec.name:
+        raise UserError(f"method {spec.name!r}: give both variant_of (another method) and "
+                        "derive, or neither")
     if spec.predict not in (None, "lines", "score", "rate"):
         raise UserError(f"method {spec.name!r}: predict must be 'lines', 'score', 'rate' or "
                         f"None, got {spec.predict!r}")
@@ -449,15 +460,49 @@ def make_selection(
     True
     """
     spec = method_spec(method)
+    return spec.build(test, train, _selection_options(
+        spec, test, train, gamma, skew_pi0, rate_threshold_offset, tie_breaking, distribution,
+        fixed_threshold, fixed_rate))
+
+
+def _selection_options(
+    spec: MethodSpec, test: CostLines, train: CostLines | None, gamma: float | None = None,
+    skew_pi0: float | None = None, rate_threshold_offset: float | None = None,
+    tie_breaking: TieBreaking = "project", distribution: CostDistribution | str = UNIFORM,
+    fixed_threshold: float | None = None, fixed_rate: float | None = None,
+) -> SelectionOptions:
+    """The options of :func:`make_selection` resolved for ``spec``, after its checks."""
     if spec.needs_train and train is None:
-        raise UserError(f"method {method} selects on training scores: give the training scores")
+        raise UserError(
+            f"method {spec.name} selects on training scores: give the training scores")
     if spec.gamma_aware and gamma is None:
-        raise UserError(f"method {method} needs the certainty gamma")
+        raise UserError(f"method {spec.name} needs the certainty gamma")
     if skew_pi0 is None:
         skew_pi0 = (train if train is not None else test).pi0
-    options = SelectionOptions(gamma, skew_pi0, rate_threshold_offset, tie_breaking,
-                               parse_cost_distribution(distribution), fixed_threshold, fixed_rate)
-    return spec.build(test, train, options)
+    return SelectionOptions(gamma, skew_pi0, rate_threshold_offset, tie_breaking,
+                            parse_cost_distribution(distribution), fixed_threshold, fixed_rate)
+
+
+def derive_selection(
+    method: str, base: Selection, test: CostLines, *, train: CostLines | None = None,
+    **options: Any,
+) -> Selection:
+    """``make_selection(method, test, train=train, **options)`` for a variant (its record
+    names ``variant_of``), from ``base``: the selection of ``variant_of`` on the same lines
+    with the same options. The evaluation builds that once for a method and its variants."""
+    spec = method_spec(method)
+    if spec.derive is None:
+        raise UserError(f"method {method} is not a variant of another method")
+    return spec.derive(base, _selection_options(spec, test, train, **options))
+
+
+def variant(base: str, derive: Callable[[Selection, SelectionOptions], Selection]) -> Builder:
+    """The builder of a variant of ``base``: ``derive`` applied to ``base``'s selection."""
+
+    def build(test: CostLines, train: CostLines | None, o: SelectionOptions) -> Selection:
+        return derive(_REGISTRY[base].build(test, train, o), o)
+
+    return build
 
 
 # -- the built-in methods (papers 000 and 003) ------------------------------------------------
@@ -470,6 +515,14 @@ def _aware(base: str) -> Builder:
         return uncertainty_aware(plain, o.gamma, o.distribution)
 
     return build
+
+
+def _variant_spec(name: str, base: str,
+                  derive: Callable[[Selection, SelectionOptions], Selection], summary: str,
+                  **traits: Any) -> MethodSpec:
+    """The record of the variant ``name`` of ``base``, built by ``derive`` from its selection."""
+    return MethodSpec(name, variant(base, derive), summary, variant_of=base, derive=derive,
+                      **traits)
 
 
 def _train(train: CostLines | None) -> CostLines:
@@ -513,16 +566,14 @@ _BUILTIN: tuple[MethodSpec, ...] = (
         "predict class 0 for a fraction c_hat of the examples",
         interpolates=True, predict="rate", colour="tab:purple",
     ),
-    MethodSpec(
-        "score-uniform", lambda t, tr, o: uniform(score_driven(t), "score-uniform"),
+    _variant_spec(
+        "score-uniform", "score-driven", lambda sel, o: uniform(sel, "score-uniform"),
         "a threshold drawn uniformly, ignoring c_hat",
         reads_probabilities=True, label_free_breaks=True,
         not_predictable="ignores the cost proportion (a random-threshold baseline)",
     ),
-    MethodSpec(
-        "rate-uniform",
-        lambda t, tr, o: uniform(rate_driven(t, threshold_offset=o.rate_threshold_offset),
-                                 "rate-uniform"),
+    _variant_spec(
+        "rate-uniform", "rate-driven", lambda sel, o: uniform(sel, "rate-uniform"),
         "a predicted-0 rate drawn uniformly, ignoring c_hat",
         interpolates=True,
         not_predictable="ignores the cost proportion (a random-rate baseline)",
@@ -532,14 +583,15 @@ _BUILTIN: tuple[MethodSpec, ...] = (
         "one of the n + 1 instance cuts drawn uniformly, ignoring c_hat",
         not_predictable="ignores the cost proportion (a random-cut baseline)",
     ),
-    MethodSpec(
-        "score-driven-z", lambda t, tr, o: score_driven_z(t, o.skew_pi0),
+    _variant_spec(
+        "score-driven-z", "score-driven",
+        lambda sel, o: with_input_map(sel, "score-driven-z", *skew_map(o.skew_pi0)),
         "score-driven at the skew z(c_hat)",
         reads_probabilities=True, label_free_breaks=True, skew=True, predict="score",
     ),
-    MethodSpec(
-        "rate-driven-z",
-        lambda t, tr, o: rate_driven_z(t, o.skew_pi0, threshold_offset=o.rate_threshold_offset),
+    _variant_spec(
+        "rate-driven-z", "rate-driven",
+        lambda sel, o: with_input_map(sel, "rate-driven-z", *skew_map(o.skew_pi0)),
         "rate-driven at the skew z(c_hat)",
         skew=True, interpolates=True, predict="rate",
     ),
@@ -561,16 +613,16 @@ _BUILTIN: tuple[MethodSpec, ...] = (
         aware_of="score-driven", reads_probabilities=True, label_free_breaks=True,
         predict="score",
     ),
-    MethodSpec(
-        "score-fixed",
-        lambda t, tr, o: score_fixed(t, _fixed_threshold(o)),
+    _variant_spec(
+        "score-fixed", "score-driven",
+        lambda sel, o: fixed(sel, _fixed_threshold(o), "score-fixed", what="the fixed threshold"),
         "one threshold whatever c_hat (default E[c])",
         reads_probabilities=True, label_free_breaks=True, predict="score",
         predict_as="score-driven", fixed_input=_fixed_threshold,
     ),
-    MethodSpec(
-        "rate-fixed",
-        lambda t, tr, o: rate_fixed(t, _fixed_rate(o), threshold_offset=o.rate_threshold_offset),
+    _variant_spec(
+        "rate-fixed", "rate-driven",
+        lambda sel, o: fixed(sel, _fixed_rate(o), "rate-fixed", what="the fixed rate"),
         "one predicted-0 rate whatever c_hat (default E[c])",
         interpolates=True, predict="rate", predict_as="rate-driven", fixed_input=_fixed_rate,
     ),
@@ -602,9 +654,11 @@ __all__ = [
     "MethodSpec",
     "PredictRule",
     "SelectionOptions",
+    "derive_selection",
     "make_selection",
     "method_spec",
     "probability_problem",
     "register_method",
     "unregister_method",
+    "variant",
 ]
