@@ -279,6 +279,28 @@ def test_decision_curve_command_prints_the_curve_and_averages(tmp_path, capsys):
     assert len(pd.read_csv(StringIO(capsys.readouterr().out))) == 100  # dcurves' default grid
 
 
+@pytest.mark.parametrize("scale", ["quadratic", "log"])
+def test_decision_curve_command_adds_the_rescaled_axis(tmp_path, capsys, scale):
+    from threshold_choice.cli.decision_curve import SCALES
+    from threshold_choice.decision_curves import RESCALINGS
+
+    assert SCALES == tuple(RESCALINGS)  # the command's choices are the library's
+    y, s = dataset("continuous")
+    path = tmp_path / "test.csv"
+    pd.DataFrame({"label": y, "score": s}).to_csv(path, index=False)
+    args = ["decision-curve", "--test", str(path), "--thresholds", "0.05", "0.1", "0.2"]
+    assert main([*args, "--scale", scale, "--average", "0.05", "0.2"]) == 0
+    curve_text, average_text = capsys.readouterr().out.split("\n\n")
+    curve = pd.read_csv(StringIO(curve_text))
+    t = np.array([0.05, 0.1, 0.2])
+    x = np.log(t) if scale == "log" else -((1 - t) ** 2) / 2  # App. C's axes, written out
+    np.testing.assert_allclose(curve["x"], x, rtol=1e-9)
+    plain = decision_curve(y, s, t)
+    np.testing.assert_allclose(curve["net_benefit"], plain["net_benefit"], rtol=1e-9)
+    averages = pd.read_csv(StringIO(average_text))
+    assert list(averages.columns) == ["low", "high", "net_benefit", "treat_all", "treat_none"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -9,6 +9,10 @@ import sys
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import add_pos_label_argument
 
+#: the rescaled threshold axes of paper 002's App. C (``decision_curves.RESCALINGS``, named
+#: here so that --help does not load pandas; a test keeps them equal)
+SCALES: tuple[str, ...] = ("quadratic", "log")
+
 
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
@@ -20,11 +24,16 @@ def _run(args: argparse.Namespace) -> int:
         average_net_benefit,
         average_treat_all_net_benefit,
         decision_curve,
+        rescaled_decision_curve,
     )
 
     labels, scores = read_scores_csv(args.test, "test", args.pos_label)
-    thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
-    curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
+    if args.scale is None:
+        thresholds = DEFAULT_THRESHOLDS if args.thresholds is None else args.thresholds
+        curve = decision_curve(labels, scores, thresholds, inclusive=args.inclusive)
+    else:
+        curve = rescaled_decision_curve(labels, scores, args.thresholds, scale=args.scale,
+                                        inclusive=args.inclusive)
     averages = None
     if args.average:  # computed (and checked) before anything is printed
         pi1 = CostLines.from_scores(labels, scores).pi1
@@ -38,7 +47,8 @@ def _run(args: argparse.Namespace) -> int:
             )
             for low, high in args.average
         ]
-        averages = pd.DataFrame(rows, columns=["low", "high", *curve.columns[1:]])
+        columns = [c for c in curve.columns if c not in ("threshold", "x")]
+        averages = pd.DataFrame(rows, columns=["low", "high", *columns])
     curve.to_csv(sys.stdout, index=False, float_format="%.10g")
     if averages is not None:
         sys.stdout.write("\n")
@@ -67,6 +77,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         metavar="T",
         help="threshold probabilities in [0, 1) (default: 0, 0.01, ..., 0.99, as dcurves)",
+    )
+    parser.add_argument(
+        "--scale",
+        choices=SCALES,
+        help="add a column x, the threshold on paper 002's rescaled axis: quadratic "
+        "(-(1 - t)^2/2, whose areas are bounded Brier scores) or log (ln t, bounded log "
+        "losses; thresholds from 0.01 by default)",
     )
     parser.add_argument(
         "--inclusive",
