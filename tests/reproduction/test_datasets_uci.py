@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import http.server
 import io
+import subprocess
+import sys
 import threading
 import zipfile
 from collections.abc import Iterator
 from dataclasses import replace
 
-import ncompress  # a C port of Unix compress: builds .Z fixtures like UCI's
 import numpy as np
 import pytest
 
@@ -20,6 +21,17 @@ from threshold_choice.datasets.errors import SourceUnavailableError
 from threshold_choice.datasets.fetch import download, uncompress_z
 
 MIRROR = SHARED / "datasets"
+
+
+def lzw_compress(data: bytes) -> bytes:
+    """``data`` in the Unix compress (.Z) format, UCI's, by ``ncompress`` (a C port of
+    compress) in a fresh interpreter: in a process where the JVM runs (started by the Weka
+    tests before these), ``ncompress.compress`` dies of a segmentation fault (seen with
+    ``ensure_jvm()`` then one call), which took the whole test run with it."""
+    code = ("import sys, ncompress; "
+            "sys.stdout.buffer.write(ncompress.compress(sys.stdin.buffer.read()))")
+    return subprocess.run([sys.executable, "-c", code], input=data, capture_output=True,
+                          check=True).stdout
 
 
 class Server:
@@ -103,7 +115,7 @@ def test_musk1_from_the_uci_archive_drops_conformation_name(tmp_path, server):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as archive:  # UCI's layout: LZW-compressed data, notes
         text = ("\n".join(",".join(r) for r in rows) + "\n").encode()
-        archive.writestr("clean1.data.Z", ncompress.compress(text))
+        archive.writestr("clean1.data.Z", lzw_compress(text))
         archive.writestr("clean1.info", "notes")
     server.files["/musk.zip"] = buf.getvalue()
     registry = _with_url("musk1", server.url + "/musk.zip")
@@ -146,7 +158,7 @@ def test_corrupt_cached_archive_is_reported_and_deleted(tmp_path, server):
 def test_archive_without_the_registered_member_names_what_it_has(tmp_path, server):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as archive:
-        archive.writestr("clean2.data.Z", ncompress.compress(b"x"))
+        archive.writestr("clean2.data.Z", lzw_compress(b"x"))
     server.files["/musk.zip"] = buf.getvalue()
     registry = _with_url("musk1", server.url + "/musk.zip")
     with pytest.raises(SourceUnavailableError, match=r"lacks 'clean1.data.Z'.*clean2.data.Z"):
@@ -156,7 +168,7 @@ def test_archive_without_the_registered_member_names_what_it_has(tmp_path, serve
 
 def test_uncompress_z_round_trips_the_unix_compress_format_and_passes_plain_bytes():
     text = b"".join(b"%d,MUSK-%d,%f\n" % (i, i % 7, i / 3) for i in range(20000))
-    packed = ncompress.compress(text)  # large enough for 16-bit codes and table resets
+    packed = lzw_compress(text)  # large enough for 16-bit codes and table resets
     assert packed[:2] == b"\x1f\x9d" and len(packed) < len(text)
     assert uncompress_z(packed) == text
     assert uncompress_z(text) == text
