@@ -443,7 +443,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     def _selection(self) -> Selection:
         # e.g. train-optimal on the training lines is test-optimal's choice among them
         spec = method_spec(self.method)
-        return make_selection(spec.predict_as or self.method, self.train_lines_,
+        return make_selection(spec.selection_for_predict, self.train_lines_,
                               gamma=parse_gamma(self.gamma))
 
     def threshold(self, cost_proportion: ArrayLike | Costs | None = None) -> NDArray[np.float64]:

@@ -222,3 +222,16 @@ def test_a_variant_derived_from_its_base_is_the_selection_its_builder_makes():
     with pytest.raises(UserError, match="give both variant_of"):
         register_method(MethodSpec("half-variant", build_halfway, "x", variant_of="score-driven"))
     assert "half-variant" not in METHODS
+
+
+def test_a_frozen_method_predicts_with_the_selection_it_freezes():
+    # score-fixed / rate-fixed apply score-driven's / rate-driven's selection at one input;
+    # train-optimal names its own (test-optimal on the training lines)
+    assert method_spec("score-fixed").selection_for_predict == "score-driven"
+    assert method_spec("rate-fixed").selection_for_predict == "rate-driven"
+    assert method_spec("train-optimal").selection_for_predict == "test-optimal"
+    assert method_spec("score-driven").selection_for_predict == "score-driven"
+    with pytest.raises(UserError, match="fixed_input freezes another method's selection"):
+        register_method(MethodSpec("frozen-alone", build_halfway, "x",
+                                   fixed_input=lambda options: 0.5))
+    assert "frozen-alone" not in METHODS

@@ -113,15 +113,17 @@ class MethodSpec:
         predict, for the reason ``not_predictable``.
     predict_as : str or None
         The method whose selection on the classifier's reference scores gives the threshold
-        (train-optimal: test-optimal on the training scores); ``None``: this one.
+        (train-optimal: test-optimal on the training scores); ``None``: this one, or
+        ``variant_of`` for a method frozen at ``fixed_input`` (``selection_for_predict``).
     not_predictable : str
         Why the classifier cannot apply it (when ``predict`` is ``None``).
     colour : str or None
         Its colour in the figures (matplotlib), ``None`` for one of the cycle's.
     fixed_input : callable or None
         For a method frozen at one input whatever ``c_hat`` (score-fixed, rate-fixed):
-        ``fixed_input(options)``, the ``c_hat`` at which ``predict_as`` is frozen (the fixed
-        threshold or rate). The classifier feeds it to ``predict_as`` in place of ``c_hat``.
+        ``fixed_input(options)``, the ``c_hat`` at which ``variant_of`` is frozen (the fixed
+        threshold or rate). The classifier feeds it to ``variant_of`` in place of ``c_hat``;
+        needs ``variant_of``.
     variant_of : str or None
         The method whose selection this one transforms with ``derive`` (the same lines and
         options; e.g. rate-uniform is rate-driven given a uniform ``c_hat``): the evaluation
@@ -134,6 +136,9 @@ class MethodSpec:
     ----------
     gamma_aware : bool
         Whether its selection depends on the certainty gamma (``aware_of`` is set).
+    selection_for_predict : str
+        The method whose selection the classifier applies: ``predict_as``, else
+        ``variant_of`` for a frozen method, else this one.
 
     See Also
     --------
@@ -175,6 +180,15 @@ class MethodSpec:
     def gamma_aware(self) -> bool:
         """Whether its selection depends on the certainty gamma."""
         return self.aware_of is not None
+
+    @property
+    def selection_for_predict(self) -> str:
+        """The method whose selection the classifier applies to its reference scores."""
+        if self.predict_as is not None:
+            return self.predict_as
+        if self.fixed_input is not None and self.variant_of is not None:
+            return self.variant_of  # frozen at one input: the base method's selection
+        return self.name
 
 
 _REGISTRY: dict[str, MethodSpec] = {}
@@ -242,6 +256,9 @@ def register_method(spec: MethodSpec, *, replace: bool = False) -> MethodSpec:
     if (spec.variant_of is None) != (spec.derive is None) or spec.variant_of == spec.name:
         raise UserError(f"method {spec.name!r}: give both variant_of (another method) and "
                         "derive, or neither")
+    if spec.fixed_input is not None and spec.variant_of is None:
+        raise UserError(f"method {spec.name!r}: fixed_input freezes another method's "
+                        "selection; give that method as variant_of")
     if spec.predict not in (None, "lines", "score", "rate"):
         raise UserError(f"method {spec.name!r}: predict must be 'lines', 'score', 'rate' or "
                         f"None, got {spec.predict!r}")
@@ -618,13 +635,13 @@ _BUILTIN: tuple[MethodSpec, ...] = (
         lambda sel, o: fixed(sel, _fixed_threshold(o), "score-fixed", what="the fixed threshold"),
         "one threshold whatever c_hat (default E[c])",
         reads_probabilities=True, label_free_breaks=True, predict="score",
-        predict_as="score-driven", fixed_input=_fixed_threshold,
+        fixed_input=_fixed_threshold,
     ),
     _variant_spec(
         "rate-fixed", "rate-driven",
         lambda sel, o: fixed(sel, _fixed_rate(o), "rate-fixed", what="the fixed rate"),
         "one predicted-0 rate whatever c_hat (default E[c])",
-        interpolates=True, predict="rate", predict_as="rate-driven", fixed_input=_fixed_rate,
+        interpolates=True, predict="rate", fixed_input=_fixed_rate,
     ),
 )
 for _spec in _BUILTIN:
