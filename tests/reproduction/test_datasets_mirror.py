@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-import socket
 from pathlib import Path
 
 import numpy as np
@@ -42,20 +41,6 @@ def prepared_dir(tmp_path_factory):
     for name in load_registry():
         prepare_dataset(name, out_dir=out, cache_dir=out / "cache", mirror=MIRROR)
     return out
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """Fail any outgoing connection, recording the attempt."""
-    attempts: list[object] = []
-
-    def refuse(*args, **kwargs):
-        attempts.append(args)
-        raise OSError("network disabled in this test")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    return attempts
 
 
 def _copy_mirror(tmp_path: Path, names: list[str]) -> Path:

@@ -9,7 +9,6 @@ re-encodings of the paper's files, built below, to check the registry's transfor
 from __future__ import annotations
 
 import hashlib
-import socket
 from pathlib import Path
 
 import numpy as np
@@ -105,20 +104,6 @@ def describe_in_cache(cache_dir: Path, did: int, name: str, extra: str = "") -> 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "description.xml").write_text(DESCRIPTION.format(id=did, name=name, extra=extra))
     return folder
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """Fail any outgoing connection or name lookup, recording the attempt."""
-    attempts: list[object] = []
-
-    def refuse(*args, **kwargs):
-        attempts.append(args)
-        raise OSError("network disabled in this test")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    return attempts
 
 
 def _quote(label: str) -> str:
