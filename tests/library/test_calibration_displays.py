@@ -62,17 +62,18 @@ def test_the_shaded_areas_are_the_decomposition_in_the_legend(cost_range):
     assert display.decomposition == parts
     pd.testing.assert_frame_equal(display.curves, regret_curves(y, s, display.curves["cost"]))
     ax = display.ax_
-    calibration = polygon_area(shading(ax, "m: calibration"))
-    refinement = polygon_area(shading(ax, "m: refinement"))
+    calibration = polygon_area(shading(ax, "calibration"))
+    refinement = polygon_area(shading(ax, "refinement"))
     if cost_range is None:  # drawn over [0.001, 0.999]: the areas of that range
         parts = log_loss_decomposition(y, s, low=0.001, high=0.999)
     # the drawn curves are straight between 1001 points: close to the exact areas
     assert calibration == pytest.approx(parts.calibration, abs=2e-3)
     assert refinement == pytest.approx(parts.refinement, abs=2e-3)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert f"m: calibration {display.decomposition.calibration:.4f}" in texts
+    # one model: its name in the title, not before each entry
+    assert f"calibration {display.decomposition.calibration:.4f}" in texts
     loss = display.decomposition.loss
-    assert any(t.startswith("m: scores: log loss") and t.endswith(f"{loss:.4f}") for t in texts)
+    assert any(t.startswith("scores: log loss") and t.endswith(f"{loss:.4f}") for t in texts)
     labels = [t.get_text() for t in ax.get_xticklabels()]
     assert "0.1\n1:9" in labels and "0.5\n1:1" in labels
     frame = display.data

@@ -2,7 +2,7 @@
 on the drawn figures that fail on the defects users saw: no title, legends over the data,
 handles too short to tell dashed from solid, two models in the same colours or two cost-line
 fans, the belief not drawn, a good model's FROC points in a corner, "inf" for drawn curves,
-anonymous switch labels. Room for the legend on a caller's figure, labels other than 0/1
+anonymous switch labels. A caller's figure left as it is, labels other than 0/1
 refused."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_every_legend_lies_outside_the_axes_with_long_handles(cls, fitted):
 @pytest.mark.parametrize("cls", DISPLAYS)
 def test_a_display_on_axes_of_ones_own_keeps_its_legend_inside_the_figure(cls, fitted):
     clf, X, y = fitted
-    fig, ax = plt.subplots()  # no layout engine: the display sets the constrained one
+    fig, ax = plt.subplots()  # no layout engine: the legend goes inside the axes
     display = cls.from_estimator(clf, X, y, ax=ax, **FAST.get(cls, {}))
     renderer = _drawn(fig)
     box = display.ax_.get_legend().get_window_extent(renderer)
@@ -229,7 +229,7 @@ def test_froc_zooms_on_a_good_models_points_and_marks_each_cost_apart(fitted):
     assert full.ax_.get_xlim()[1] == pytest.approx(1.05 * full.bound)
 
 
-def test_certainty_switches_name_their_model():
+def test_certainty_switches_are_named_in_the_legend_not_written_across_the_curves():
     X, y = load_breast_cancer(return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, random_state=0,
                                                         stratify=y)
@@ -237,8 +237,14 @@ def test_certainty_switches_name_their_model():
     clf = ThresholdChoiceClassifier(model, cv=None).fit(X_train, y_train)
     display = CertaintyDisplay.from_estimator(clf, X_test, y_test, name="logreg")
     assert len(display.switches) >= 1
-    notes = [t.get_text() for t in display.ax_.texts]
-    assert notes and all(n.startswith("logreg: ") for n in notes)
+    assert not display.ax_.texts  # no note on the plot, where it crossed the curves
+    _, texts = _legend_entries(display.ax_)
+    for row in display.switches.itertuples():
+        assert any(f"{row.before} \u2192 {row.after}" in t for t in texts)
+    other = CertaintyDisplay.from_estimator(clf, X_test, y_test, name="other",
+                                            ax=display.ax_)
+    _, texts = _legend_entries(other.ax_)  # two models: each switch says whose it is
+    assert sum(t.startswith("logreg: best changes") for t in texts) == len(display.switches)
 
 
 def test_the_decision_curve_names_the_event_and_the_model(fitted):
@@ -339,12 +345,13 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
 # -- a caller's figure, labels ------------------------------------------------------------------
 
 
-def test_a_renamed_display_on_a_callers_figure_gets_room_for_its_legend():
-    fig, ax = plt.subplots()  # no layout engine
+def test_a_renamed_display_on_a_callers_figure_leaves_its_layout_engine_alone():
+    fig, ax = plt.subplots()  # no layout engine: the caller's choice, as for scikit-learn
     y, s = random_scores(3, 100)
     display = CostCurveDisplay.from_predictions(y, s, plot=False)
     display.plot(ax=ax, name="renamed")
-    assert fig.get_layout_engine() is not None
+    assert fig.get_layout_engine() is None
+    assert ax.get_title().endswith("renamed")
     plt.close(fig)
 
 

@@ -3,7 +3,10 @@ a figure (png, pdf or svg, from the suffix of ``--out``) with the plotted number
 beside it (same name, ``.csv``; columns ``panel, kind, series, x, y``, ``panel`` = the model).
 
 Several ``--test`` files (one per model, e.g. two classifiers on the same test set) share one
-axes, one colour per model; ``--train`` files, if given, pair with them in order. Options that
+axes, coloured as the library colours models on one axes (the first keeps the method colours,
+each later one a colour of its own); ``--train`` files, if given, pair with them in order.
+Legends name each model by its ``--name`` (default: the file's stem) and the axis labels the
+``--pos-label`` class, as the library's ``from_estimator`` does. Options that
 only one kind reads (``--thresholds``, ``--average``, ``--inclusive``, ``--scale`` for decision
 curves, ``--cost`` and ``--f-isometric`` for FROC, ``--cost-range`` for log-odds regret,
 ``--bootstrap`` for the kinds with bands) are refused for the others, with the kinds that
@@ -90,6 +93,14 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
     return kwargs
 
 
+def _event(pos_label: str | None) -> str | int | None:
+    """The class named in the axis labels: ``--pos-label`` (read as text; 0 and 1 as the
+    numbers they stand for), or ``None`` for 0/1 labels (then "class 1")."""
+    if pos_label in ("0", "1"):
+        return int(pos_label)
+    return pos_label
+
+
 def _run(args: argparse.Namespace) -> int:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -128,12 +139,11 @@ def _run(args: argparse.Namespace) -> int:
         if trains:
             train_y, train_s = read_scores_csv(trains[i], "training", args.pos_label)
         display = cls.from_predictions(
-            test_y, test_s, train_y=train_y, train_score=train_s, name=name if several else None,
-            plot=False, **kwargs,
+            test_y, test_s, train_y=train_y, train_score=train_s, name=name, plot=False,
+            **kwargs,
         )
-        displays.append(display.plot(ax=ax, **({"color": f"C{i}"} if several else {})))
-        if not several:
-            display.name = name  # in the CSV's panel column
+        display.event = _event(args.pos_label)
+        displays.append(display.plot(ax=ax))
     ax.set_title(args.title or f"{args.kind}: {', '.join(names)}", pad=10)
     dropped = [m for m in getattr(cls, "DEFAULT_METHODS", ()) if m in NEEDS_TRAIN]
     if dropped and not trains and not args.method:

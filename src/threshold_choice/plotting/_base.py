@@ -15,19 +15,22 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from sklearn.utils.validation import check_is_fitted
 
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
     ThresholdChoiceClassifier,
     find_threshold_classifier,
     response_scores,
+    warn_implicit_pos_label,
 )
 from threshold_choice.plotting._common import (
     FigureData,
@@ -41,28 +44,59 @@ from threshold_choice.plotting._common import (
 
 if TYPE_CHECKING:  # matplotlib is imported by the drawing: computing a display needs none
     from matplotlib.axes import Axes
+    from matplotlib.legend import Legend
 
 #: line styles of the methods when one colour is given to a whole display (several models)
 _METHOD_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))
-#: colours of the second and later models drawn on one axes without a colour (the first keeps
-#: the method colours, which these avoid)
+#: line styles of the certainties between inf (solid) and 0 (dashed), most certain first: the
+#: first is the paper's dotted, the next ones dash patterns told apart in a legend handle
+_GAMMA_STYLES = (":", "-.", (0, (3, 1, 1, 1, 1, 1)), (0, (10, 3)), (0, (1, 4)),
+                 (0, (10, 2, 2, 2)), (0, (6, 1, 1, 1, 1, 1, 1, 1)))
+#: one colour per model once several share an axes (the CLI's and the library's alike): the
+#: first model keeps the method colours, each later one the next of these
 MODEL_COLOURS = ("tab:orange", "tab:cyan", "tab:brown", "tab:pink", "tab:olive", "tab:gray")
 #: legend handles long enough to tell solid, dashed and dotted apart
 HANDLE_LENGTH = 3.5
 #: the size of the figure a Display makes when it is given no axes (room for the legend)
 FIGURE_SIZE = (8.0, 4.6)
+#: where a legend goes (:meth:`ThresholdChoiceDisplay.plot`'s ``legend``); any other text is a
+#: matplotlib legend location inside the axes ("lower right", ...)
+LEGEND_PLACES = ("auto", "outside", "inside")
+#: ``legend="auto"`` on a caller's axes puts the legend outside only when the figure has a
+#: layout engine (which makes room) and the legend is at most this fraction of the axes' width
+_OUTSIDE_SHARE = 0.5
 
 
-def method_style(method: str, index: int, gamma: float, color: Any = None) -> dict[str, Any]:
-    """Matplotlib line properties of a method's curve at ``gamma``: by default the method's
-    colour (:func:`~threshold_choice.plotting._common.method_colour`) and the gamma's line style
-    (solid inf, dashed 0, dotted between), as the project's figures; with ``color`` (one
-    colour per model), the method's line style and a lighter line for lower certainty."""
+def method_style(method: str, index: int, gamma: float, color: Any = None,
+                 gammas: Sequence[float] = ()) -> dict[str, Any]:
+    """Matplotlib line properties of a method's curve at ``gamma``, one of the display's
+    ``gammas``: by default the method's colour
+    (:func:`~threshold_choice.plotting._common.method_colour`) and the gamma's line style
+    (solid inf, dashed 0, and between them dotted for the most certain, then other dash
+    patterns in decreasing certainty: :data:`_GAMMA_STYLES`); with ``color`` (one colour per
+    model), the method's line style and a lighter colour for lower certainty."""
+    from matplotlib.colors import to_rgb
+
     if color is None:
         colour = method_colour(method) or f"C{4 + index % 6}"
-        return {"color": colour, "ls": gamma_linestyle(gamma)}
-    alpha = 1.0 if math.isinf(gamma) else 0.35 + 0.65 * gamma / (gamma + 4.0)
-    return {"color": color, "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)], "alpha": alpha}
+        ls = gamma_linestyle(gamma)
+        if ls != ":":  # inf and 0: the paper's solid and dashed in the method's colour
+            return {"color": colour, "ls": ls}
+        finite = sorted({g for g in gammas if 0 < g < math.inf} | {gamma}, reverse=True)
+        rank = finite.index(gamma)
+        # between them: a dash pattern each and lighter for less certainty (0.9 to 0.55)
+        share = 0.9 - 0.35 * rank / max(len(finite) - 1, 1)
+        return {"color": _lighter(to_rgb(colour), share),
+                "ls": _GAMMA_STYLES[rank % len(_GAMMA_STYLES)]}
+    # lightness by certainty, mixed towards white (an opaque colour: overlaps stay readable)
+    share = 1.0 if math.isinf(gamma) else 0.35 + 0.65 * gamma / (gamma + 4.0)
+    return {"color": _lighter(to_rgb(color), share),
+            "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)]}
+
+
+def _lighter(rgb: tuple[float, float, float], share: float) -> tuple[float, ...]:
+    """``rgb`` mixed with white, ``share`` of it kept (1: unchanged)."""
+    return tuple(float(share * v + 1.0 - share) for v in rgb)
 
 
 def gamma_legend(gamma: float) -> str:
@@ -85,11 +119,20 @@ def estimator_scores(
     class (default: a fitted :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s
     ``pos_label_``, else ``classes_[1]``). Training scores: from ``X_train``/``y_train``, else
     those a ``ThresholdChoiceClassifier`` kept (train-optimal), which are for its own
-    positive class: another ``pos_label`` then needs ``X_train``."""
+    positive class: another ``pos_label`` then needs ``X_train``. An unfitted ``estimator``
+    raises scikit-learn's ``NotFittedError``; a plain classifier with labels other than 0/1
+    and no ``pos_label`` warns which class it takes (as ``ThresholdChoiceClassifier.fit``)."""
+    check_is_fitted(estimator)
     classes = np.asarray(estimator.classes_)
     clf = find_threshold_classifier(estimator)
     if pos_label is None:
         pos_label = clf.pos_label_ if clf is not None else None
+        if clf is None and classes.size == 2:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                warn_implicit_pos_label(classes)
+            for caught_warning in caught:  # said at the caller's line, not this one
+                warnings.warn(caught_warning.message, stacklevel=4)
     pos = classes[-1] if pos_label is None else pos_label
     test_s, _ = response_scores(estimator, X, response_method, pos)
     test_y = np.asarray(y) == pos
@@ -109,6 +152,31 @@ def estimator_scores(
         train_y, train_s = clf.train_labels_, clf.train_scores_
     pos = pos.item() if isinstance(pos, np.generic) else pos
     return RunScores.from_arrays(test_y, test_s, train_y, train_s), pos
+
+
+def binary_labels(y: ArrayLike, pos_label: Any, what: str) -> tuple[ArrayLike, Any]:
+    """``y`` as 0/1 (1 where it equals ``pos_label``) and the other class's label (``None``
+    when ``y`` holds ``pos_label`` only), as scikit-learn's ``from_predictions(pos_label=)``.
+    ``pos_label=None``: ``y`` as it is, which must be 0/1; labels of another kind are
+    refused naming ``pos_label=``."""
+    labels = np.asarray(y)
+    try:
+        values = [v.item() if isinstance(v, np.generic) else v for v in np.unique(labels)]
+    except TypeError:  # labels of mixed types: left to the 0/1 check
+        values = []
+    if pos_label is None:
+        if values and not all(isinstance(v, int | float) for v in values):
+            raise UserError(f"{what}: labels must be 0 or 1, got {values[:5]}; pass "
+                            "pos_label= (the class the score is for) to use these labels")
+        return y, None
+    if pos_label not in values:
+        raise UserError(f"pos_label {pos_label!r} is not a label of {what} (labels: "
+                        f"{values[:5]}); pass one of them")
+    if len(values) > 2:
+        raise UserError(f"{what} has {len(values)} labels {values[:5]}: pos_label needs two "
+                        "(a binary problem)")
+    others = [v for v in values if v != pos_label]
+    return (labels == pos_label).astype(np.int8), (others[0] if others else None)
 
 
 def model_name(estimator: Any) -> str:
@@ -135,12 +203,15 @@ class ThresholdChoiceDisplay:
     list its options in their signatures and docstrings.
 
     Drawing conventions shared by every Display: a title (the kind of plot and the model;
-    ``plot(title="")`` for none), the legend outside the axes on the right (it never covers
-    the data; a figure of the caller's without a layout engine gets the constrained layout,
-    which makes room for it), legend handles long enough to tell line styles apart, and
-    several models on one axes told apart: the first keeps the method colours, each later
-    one (without a ``color``) gets a colour of its own (:data:`MODEL_COLOURS`), methods then
-    differing by line style.
+    ``plot(title="")`` for none), the legend where ``plot(legend=...)`` puts it (default
+    ``"auto"``: outside the axes on the right on the Display's own figure, where it never
+    covers the data; on the caller's axes outside only when their figure has a layout
+    engine to make room and the legend takes at most half the axes' width, else inside;
+    the caller's figure and its layout engine are left as they are, as scikit-learn's
+    Displays do), legend handles long enough to tell line styles apart, axis labels that
+    wrap inside the figure, and several models on one axes told apart: the first keeps the
+    method colours, each later one (without a ``color``) gets a colour of its own
+    (:data:`MODEL_COLOURS`), methods then differing by line style.
 
     Attributes
     ----------
@@ -151,7 +222,11 @@ class ThresholdChoiceDisplay:
     figure_ : matplotlib.figure.Figure or None
         Their figure.
     event : object
-        The positive class (class 1) when known (``from_estimator``), named in axis labels.
+        The positive class (class 1) when known (``from_estimator``, or ``from_predictions``
+        with ``pos_label``), named in axis labels.
+    negative : object
+        The other class (class 0) when known, as ``event``; the F-measure Displays name it
+        (their positive class).
     TITLE : str
         The kind of plot, the start of the default title.
     data : pandas.DataFrame
@@ -163,8 +238,13 @@ class ThresholdChoiceDisplay:
     figure_: Any = None
     #: the kind of plot, the start of the default title
     TITLE: ClassVar[str] = ""
-    #: the positive class (class 1) when known (``from_estimator``), named in axis labels
+    #: the positive class (class 1) when known (``from_estimator``, ``pos_label=``), named in
+    #: axis labels
     event: Any = None
+    #: the other class (class 0) when known
+    negative: Any = None
+    #: where :meth:`plot` puts the legend (see :data:`LEGEND_PLACES`)
+    _legend_place: str | None = "auto"
     #: whether the display is computed from a run's scores (``from_predictions`` /
     #: ``from_estimator``); a display of something else (beliefs) sets it False and has a
     #: constructor of its own
@@ -206,6 +286,7 @@ class ThresholdChoiceDisplay:
         y_true: ArrayLike,
         y_score: ArrayLike,
         *,
+        pos_label: Any = None,
         train_y: ArrayLike | None = None,
         train_score: ArrayLike | None = None,
         name: str | None = None,
@@ -223,13 +304,19 @@ class ThresholdChoiceDisplay:
         Parameters
         ----------
         y_true : array-like of shape (n,)
-            Test labels, 0 or 1 (class 1: the class the score estimates); both classes
-            present.
+            Test labels, 0 or 1 (class 1: the class the score estimates), or any two labels
+            with ``pos_label``; both classes present.
         y_score : array-like of shape (n,)
             Test scores; probabilities of class 1 in [0, 1] for the methods that read them
             as probabilities and for decision curves, any real numbers otherwise.
+        pos_label : object, default=None
+            The label of the positive class (class 1, whose probability the score
+            estimates), as scikit-learn's ``RocCurveDisplay.from_predictions``: the labels
+            of ``y_true`` (and ``train_y``) equal to it are class 1, the others class 0;
+            ``None``: the labels must be 0 or 1. Kept as the display's ``event`` (the other
+            label as ``negative``).
         train_y : array-like of shape (n_train,), default=None
-            Training labels, 0 or 1, for the methods that select on training scores
+            Training labels, as ``y_true``, for the methods that select on training scores
             (train-optimal).
         train_score : array-like of shape (n_train,), default=None
             The model's scores on its training data.
@@ -254,16 +341,22 @@ class ThresholdChoiceDisplay:
         Raises
         ------
         UserError
-            For invalid labels or scores, or invalid options.
+            For invalid labels or scores (labels other than 0/1 without ``pos_label``, a
+            ``pos_label`` that is not one of two labels), or invalid options.
 
         See Also
         --------
         from_estimator : The same from a fitted classifier.
         plot : Draw the display again, on other axes.
         """
+        y_true, negative = binary_labels(y_true, pos_label, "y_true")
+        if train_y is not None:
+            train_y, _ = binary_labels(train_y, pos_label, "train_y")
         run = RunScores.from_arrays(y_true, y_score, train_y, train_score)
         display = cls._compute(run, **kwargs)
         display.name = name
+        if pos_label is not None:
+            display.event, display.negative = pos_label, negative
         return display.plot(ax=ax, **(plot_kwargs or {})) if plot else display
 
     @classmethod
@@ -308,7 +401,8 @@ class ThresholdChoiceDisplay:
             ``decision_function``).
         pos_label : object, default=None
             The positive class (class 1); ``None``: a ``ThresholdChoiceClassifier``'s
-            ``pos_label_``, else ``classes_[1]``. Kept as the display's ``event``.
+            ``pos_label_``, else ``classes_[1]`` (with a warning when the labels are not
+            0/1). Kept as the display's ``event`` (the other class as ``negative``).
         name : str, default=None
             The model's name; ``None``: its class name (through ``ThresholdChoiceClassifier``
             and ``Pipeline``).
@@ -326,10 +420,19 @@ class ThresholdChoiceDisplay:
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            For a classifier that is not fitted.
         UserError
             For a classifier that is not binary or has no scores, a ``pos_label`` that is
             not a class (or differs from the one the kept training scores are for), or
             invalid options.
+
+        Warns
+        -----
+        UserWarning
+            A classifier other than a ``ThresholdChoiceClassifier`` with labels other than
+            0/1 and no ``pos_label``: which class is taken as positive (``classes_[1]``),
+            once per set of labels.
 
         See Also
         --------
@@ -343,10 +446,13 @@ class ThresholdChoiceDisplay:
         display = cls._compute(run, **kwargs)
         display.name = name or model_name(estimator)
         display.event = pos
+        display.negative = next(c.item() if isinstance(c, np.generic) else c
+                                for c in np.asarray(estimator.classes_) if c != pos)
         return display.plot(ax=ax, **(plot_kwargs or {})) if plot else display
 
     def plot(self, ax: Axes | None = None, *, name: str | None = None,
-             title: str | None = None, **kwargs: Any) -> ThresholdChoiceDisplay:
+             title: str | None = None, legend: str | None = "auto",
+             **kwargs: Any) -> ThresholdChoiceDisplay:
         """Draw the display's numbers on a matplotlib axes.
 
         Another display can then draw on ``self.ax_``: several models on one axes, the first
@@ -355,14 +461,25 @@ class ThresholdChoiceDisplay:
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
-            The axes; ``None``: a new pyplot figure with room for the legend (on a figure
-            of the caller's without a layout engine, the constrained layout is set).
+            The axes; ``None``: a new pyplot figure (constrained layout) with room for the
+            legend. The figure of given axes is left as it is: its size and layout engine
+            are the caller's, as for scikit-learn's Displays.
         name : str, default=None
             A new name for the model (legend and title); ``None``: keep the name it was
             built with.
         title : str, default=None
             The axes' title; ``None``: the kind of plot and the model's name (the kind alone
             once several models share the axes); ``""``: none.
+        legend : {"auto", "outside", "inside"}, str or None, default="auto"
+            Where the legend goes: ``"outside"`` the axes on the right (it never covers the
+            data; on a figure without a layout engine, give it one, e.g.
+            ``fig.set_layout_engine("constrained")``, or save with ``bbox_inches="tight"``,
+            or it may be cut off); ``"inside"`` the axes where it covers the least data
+            (matplotlib's ``loc="best"``), or a matplotlib location such as ``"lower
+            right"``; ``None``: no legend. ``"auto"``: outside on the Display's own figure,
+            and on the caller's axes when their figure has a layout engine and the legend
+            takes at most half the axes' width (the axes keep their room); inside
+            otherwise.
         **kwargs
             The display's drawing options (listed in the Notes of each Display's class
             docstring), e.g. ``color``: one colour for all its curves.
@@ -397,20 +514,23 @@ class ThresholdChoiceDisplay:
         ...  if line.get_label().startswith("B: ROC curve")]
         ['tab:orange']
         """
+        self._legend_place = _legend_place(legend)
         if ax is None:
             import matplotlib.pyplot as plt
 
-            _, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
+            figure, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
+            figure._threshold_choice_own = True  # its legend outside: room was made for it
         if name is not None:
             self.name = name
-        if ax.figure.get_layout_engine() is None:
-            # room for the legend outside the axes, on a figure of the caller's
-            ax.figure.set_layout_engine("constrained")
         drawn = _displays_on(ax)
         self._order = len(drawn)  # 0: the first display on these axes
         if kwargs.get("color") is None and self._order and self._takes_color():
             kwargs["color"] = MODEL_COLOURS[(self._order - 1) % len(MODEL_COLOURS)]
+        if self._order == 1:  # a second model: the first one's entries now need its name
+            drawn[0]._name_entries()
+        before = set(ax.get_children())
         self._draw(ax, **kwargs)
+        self._artists = [a for a in ax.get_children() if a not in before]
         drawn.append(self)
         if title is None:
             single = len(drawn) == 1 and self.name
@@ -425,21 +545,58 @@ class ThresholdChoiceDisplay:
         return "color" in inspect.signature(self._draw).parameters
 
     def _label(self, text: str) -> str:
-        return f"{self.name}: {text}" if self.name else text
+        """A legend entry of this model: prefixed with its name once several models share
+        the axes (alone, the title names it)."""
+        return f"{self.name}: {text}" if self.name and getattr(self, "_order", 0) else text
+
+    def _name_entries(self) -> None:
+        """Prefix this (first) display's legend entries with its name, as :meth:`_label`
+        does for the later ones; shared references (with a ``gid``: chance, treat all...)
+        and an entry that is the name itself stay as they are."""
+        if not self.name:
+            return
+        for artist in getattr(self, "_artists", ()):
+            label = str(artist.get_label())
+            if (label and not label.startswith("_") and artist.get_gid() is None
+                    and label != self.name and not label.startswith(f"{self.name}: ")):
+                artist.set_label(f"{self.name}: {label}")
+
+    def _class_text(self, k: int) -> str:
+        """Class ``k`` (0 or 1) as named in labels: its label when known (``'benign'``),
+        else ``not 'malignant'`` for class 0 when only the event is known, else ``class k``."""
+        label = self.event if k == 1 else self.negative
+        if label is not None:
+            return repr(label)
+        if k == 0 and self.event is not None:
+            return f"not {self.event!r}"
+        return f"class {k}"
 
     def _finish(self, ax: Axes, xlabel: str, ylabel: str, legend_title: str | None = None) -> None:
-        """The axes' labels, a light grid and the legend: the end of every ``_draw``."""
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        """The axes' labels (wrapped inside the figure when longer than it leaves room for),
+        a light grid and the legend: the end of every ``_draw``."""
+        ax.set_xlabel(xlabel, wrap=True)
+        ax.set_ylabel(ylabel, wrap=True)
         ax.grid(alpha=0.25)
         self._legend(ax, legend_title)
 
-    @staticmethod
-    def _legend(ax: Axes, title: str | None = None) -> None:
-        """The legend, outside the axes on the right (see the class docstring)."""
-        ax.legend(fontsize=7, title=title, title_fontsize=7, loc="upper left",
-                  bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, handlelength=HANDLE_LENGTH,
-                  frameon=False)
+    def _legend(self, ax: Axes, title: str | None = None) -> Legend | None:
+        """The legend where ``plot(legend=...)`` puts it (see :meth:`plot`)."""
+        place = self._legend_place
+        if place is None:
+            old = ax.get_legend()
+            if old is not None:
+                old.remove()
+            return None
+        style = {"fontsize": 7, "title": title, "title_fontsize": 7,
+                 "handlelength": HANDLE_LENGTH}
+        if place in ("auto", "outside"):
+            legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                               frameon=False, **style)
+            if place == "outside" or _room_outside(ax, legend):
+                return legend
+            place = "inside"
+        loc = "best" if place == "inside" else place
+        return ax.legend(loc=loc, framealpha=0.85, **style)
 
     @property
     def data(self) -> pd.DataFrame:
@@ -523,6 +680,34 @@ def _options_doc(base_doc: str | None, cls: type, note: str) -> str | None:
     parts = [base.pop("")]
     parts += [f"{title}\n{'-' * len(title)}\n{body}" for title, body in base.items()]
     return "\n\n".join(parts) + "\n"
+
+
+def _legend_place(legend: str | None) -> str | None:
+    """``plot``'s ``legend`` checked: one of :data:`LEGEND_PLACES`, a matplotlib location
+    inside the axes, or ``None`` (also ``False`` and ``"none"``)."""
+    if legend is None or legend is False or legend == "none":
+        return None
+    from matplotlib.legend import Legend
+
+    if isinstance(legend, str) and (legend in LEGEND_PLACES or legend in Legend.codes):
+        return legend
+    raise UserError(f"legend must be one of {', '.join(LEGEND_PLACES)}, a matplotlib legend "
+                    f"location such as 'lower right', or None; got {legend!r}")
+
+
+def _room_outside(ax: Axes, legend: Legend) -> bool:
+    """Whether a legend outside ``ax`` leaves the axes their room: on a figure a Display made
+    (the key ``_threshold_choice_own``) always; on a caller's, when the figure has a layout
+    engine (which makes room for it) and the legend takes at most :data:`_OUTSIDE_SHARE` of
+    the axes' width."""
+    figure = ax.figure
+    if getattr(figure, "_threshold_choice_own", False):
+        return True
+    if figure.get_layout_engine() is None:
+        return False
+    renderer = figure._get_renderer()  # the size of the legend's texts
+    width = legend.get_window_extent(renderer).width
+    return width <= _OUTSIDE_SHARE * ax.get_window_extent(renderer).width
 
 
 def _displays_on(ax: Axes) -> list[ThresholdChoiceDisplay]:

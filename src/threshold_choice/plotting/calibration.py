@@ -218,9 +218,9 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
         ax.set_xlim(lo, hi)
         ticks = [c for c in _TICKS if lo - 1e-9 <= logit(c) <= hi + 1e-9]
         ax.set_xticks(logit(np.asarray(ticks)), [f"{c:g}\n{_odds_text(c)}" for c in ticks])
-        event = "class 1" if self.event is None else repr(self.event)
-        self._finish(ax, f"cost proportion c = threshold on P({event}), log-odds scale "
-                     "(c, and odds c : 1 \u2212 c)",
+        # two short lines: the label fits a panel as wide as its ticks
+        self._finish(ax, f"cost proportion c = threshold on P({self._class_text(1)})\n"
+                     "log-odds axis; ticks: c and the odds c : 1 \u2212 c",
                      "regret  c\u00b7FP/n + (1 \u2212 c)\u00b7FN/n",
                      legend_title="areas over logit(c):\nlog loss = calibration + refinement")
 

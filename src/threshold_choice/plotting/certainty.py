@@ -26,6 +26,8 @@ from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import parse_gamma
 
 _TICK_GAMMAS = (math.inf, 16.0, 4.0, 1.0, 0.25, 0.0)
+#: line styles of the vertical lines at the switches of the best method, in order
+_SWITCH_STYLES = (":", "--", "-.", (0, (1, 3)))
 
 
 def to_uncertainty(gamma: ArrayLike) -> NDArray[np.float64]:
@@ -190,13 +192,13 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
             if "lower" in rows:
                 ax.fill_between(u, rows["lower"], rows["upper"], color=style["color"],
                                 alpha=band_alpha, lw=0)
-        for row in self.switches.itertuples(index=False):
+        for k, row in enumerate(self.switches.itertuples(index=False)):
+            # named in the legend, not on the plot, where a note would cross the curves;
+            # switches told apart by line style
             u = float(to_uncertainty(row.gamma))
-            ax.axvline(u, color=color or "0.3", ls=":", lw=1)
-            ax.annotate(self._label(f"\u03b3\u2248{row.gamma:.3g}: {row.before} \u2192 "
-                                    f"{row.after}"),
-                        (u, row.expected_loss), xytext=(4, 6), textcoords="offset points",
-                        fontsize=7, rotation=90, va="bottom")
+            ax.axvline(u, color=color or "0.3", ls=_SWITCH_STYLES[k % len(_SWITCH_STYLES)],
+                       lw=1, label=self._label(f"best changes at \u03b3\u2248{row.gamma:.3g}: "
+                                               f"{row.before} \u2192 {row.after}"))
         ticks = list(_TICK_GAMMAS)
         ax.set_xticks(to_uncertainty(ticks), [gamma_text(g) for g in ticks])
         ax.set_xlim(0, 1)

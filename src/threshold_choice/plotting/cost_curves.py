@@ -320,9 +320,10 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                 label=self._label(label),
             ))
         methods = list(dict.fromkeys(self.curves["method"]))
+        gammas = list(dict.fromkeys(self.curves["gamma"]))
         area = self.areas.set_index(["method", "gamma"])["expected_loss"]
         for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
-            style = method_style(method, methods.index(method), gamma, color)
+            style = method_style(method, methods.index(method), gamma, color, gammas)
             value = area[(method, gamma)]
             shown = f"{value:.4f}" if math.isfinite(value) else INFINITE_AREA
             text = f"{self._method_label(method)}, {gamma_legend(gamma)}: {shown}"
@@ -348,7 +349,11 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                 self._draw_belief(ax, top)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, top)
-        self._finish(ax, self.X_LABEL, self.Y_LABEL, legend_title)
+        self._finish(ax, self._x_label(), self.Y_LABEL, legend_title)
+
+    def _x_label(self) -> str:
+        """The x axis label (:attr:`X_LABEL`)."""
+        return self.X_LABEL
 
     def _draw_belief(self, ax: Axes, top: float) -> None:
         """The belief ``w(c)`` shaded along the bottom, scaled to a quarter of the height

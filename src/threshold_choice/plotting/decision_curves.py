@@ -48,8 +48,8 @@ from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the x-axis labels of the rescaled curves
 _SCALE_TEXT = {"linear": "",
-               "quadratic": "\nrescaled axis x = \u2212(1 \u2212 t)\u00b2/2 (paper 002, Thm C.3)",
-               "log": "\nrescaled axis x = ln t (paper 002, Thm C.4)"}
+               "quadratic": "\naxis x = \u2212(1 \u2212 t)\u00b2/2 (paper 002, Thm C.3)",
+               "log": "\naxis x = ln t (paper 002, Thm C.4)"}
 #: the thresholds marked on the rescaled axes (those inside the drawn range)
 _SCALE_TICKS = {"quadratic": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7),
                 "log": (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.99)}
@@ -143,7 +143,8 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
     >>> round(float(display.averages["area"].iloc[0]), 6)  # bounded_log_loss(y, s, 0.05, 0.2)
     0.071202
 
-    From a classifier with named classes, the event ``classes_[1]``:
+    From a classifier with named classes, the event ``pos_label`` (without it ``classes_[1]``,
+    with a warning saying so):
 
     >>> import numpy as np
     >>> from sklearn.datasets import make_classification
@@ -152,6 +153,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
     >>> names = np.array(["healthy", "sick"])[labels]
     >>> model = LogisticRegression().fit(X[:100], names[:100])
     >>> display = DecisionCurveDisplay.from_estimator(model, X[100:], names[100:],
+    ...                                               pos_label="sick",
     ...                                               thresholds=[0.1, 0.2, 0.3])
     >>> display.event, len(display.curve)
     ('sick', 3)
@@ -279,14 +281,15 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         t = self.curve["threshold"].to_numpy()
         x = rescale_thresholds(t, self.scale)
         if references:
-            self._draw_references(ax, x)
+            self._draw_references(ax, x, color)
         ax.plot(x, self.curve["net_benefit"], lw=1.8, zorder=3,
                 label=self.name or "model", **{"color": color or "k", **line_kwargs})
         if self.method_curves is not None:
             methods = list(dict.fromkeys(self.method_curves["method"]))
+            gammas = list(dict.fromkeys(self.method_curves["gamma"]))
             for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
                                                                   sort=False):
-                style = method_style(method, methods.index(method), gamma, color)
+                style = method_style(method, methods.index(method), gamma, color, gammas)
                 ax.plot(rescale_thresholds(rows["threshold"], self.scale), rows["net_benefit"],
                         lw=1.4, zorder=3, label=self._label(f"{method}, {gamma_legend(gamma)}"),
                         **{**style, **line_kwargs})
@@ -307,8 +310,8 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         if self.scale != "linear":  # ticks at round thresholds, labelled with t
             ticks = np.array([v for v in _SCALE_TICKS[self.scale] if t.min() <= v <= t.max()])
             ax.set_xticks(rescale_thresholds(ticks, self.scale), [f"{v:g}" for v in ticks])
-        event = "class 1" if self.event is None else repr(self.event)
-        self._finish(ax, f"threshold probability t (treat iff P({event}) > t; event: {event})"
+        # short enough for a panel: the event once, a rescaled axis on a second line
+        self._finish(ax, f"threshold probability t: treat iff P({self._class_text(1)}) > t"
                      f"{_SCALE_TEXT[self.scale]}",
                      "net benefit  TP/n \u2212 FP/n \u00b7 t/(1 \u2212 t)")
 
@@ -330,7 +333,9 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
                             label=self._label(f"area on [{row.low:g}, {row.high:g}] = "
                                               f"{_AREA_TEXT[self.scale]} {row.area:.4f}"))
 
-    def _draw_references(self, ax: Axes, t: np.ndarray) -> None:
+    def _draw_references(self, ax: Axes, t: np.ndarray, color: Any = None) -> None:
+        """Treat-all and treat-none, once per axes; a later model's different treat-all (on
+        another test set) in its own colour, named."""
         drawn = {gid: [line for line in ax.get_lines() if line.get_gid() == gid]
                  for gid in _REFERENCE_GID.values()}
         treat_all = self.curve["treat_all"].to_numpy()
@@ -338,9 +343,9 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
                 if np.array_equal(line.get_xdata(), t)
                 and np.array_equal(line.get_ydata(), treat_all)]
         if not same:
-            label = "treat all" if not drawn[_REFERENCE_GID["treat_all"]] else self._label(
-                "treat all")
-            ax.plot(t, treat_all, color="0.45", ls="--", lw=1.2, zorder=2, label=label,
+            first = not drawn[_REFERENCE_GID["treat_all"]]
+            ax.plot(t, treat_all, color="0.45" if first or color is None else color, ls="--",
+                    lw=1.2, zorder=2, label="treat all" if first else self._label("treat all"),
                     gid=_REFERENCE_GID["treat_all"])
         if not drawn[_REFERENCE_GID["treat_none"]]:
             ax.plot(t, self.curve["treat_none"], color="0.45", ls=":", lw=1.2, zorder=2,

@@ -29,7 +29,7 @@ from threshold_choice.plotting._common import RunScores, cost_proportions
 from threshold_choice.plotting.cost_curves import CostCurveDisplay
 
 INF = math.inf
-_FROC_X_LABEL = "G_x = 1/recall \u2212 1 = FN/TP   (positive class: 0)"
+_FROC_X_LABEL = "G_x = 1/recall \u2212 1 = FN/TP"
 _OPTIMAL_MARKERS = ("*", "P", "X", "D", "^", "v")
 _OPTIMAL_COLOURS = ("C0", "C1", "C2", "C4", "C6", "C8")
 _F_COST_LABEL = "2FQ/(1 \u2212 FQ) = 2c G_x + 2(1 \u2212 c) G_y"
@@ -190,7 +190,8 @@ class FROCDisplay(ThresholdChoiceDisplay):
         if bounded:
             ax.set_xlim(0, top)
             ax.set_ylim(0, top)
-        self._finish(ax, _FROC_X_LABEL, "G_y = 1/precision \u2212 1 = FP/TP")
+        self._finish(ax, f"{_FROC_X_LABEL}   ({_f_positive(self)})",
+                     "G_y = 1/precision \u2212 1 = FP/TP")
 
     def zoom_limit(self) -> float:
         """Return the axes' end when zoomed.
@@ -214,6 +215,14 @@ class FROCDisplay(ThresholdChoiceDisplay):
             yield "isometric", f"F={row.F:.6g}", [0.0, row.level], [row.level, 0.0]
         for row in self.optimal.itertuples(index=False):
             yield "f_optimal", f"c={row.c:g} f_cost={row.f_cost:.10g}", row.G_x, row.G_y
+
+
+def _f_positive(display: ThresholdChoiceDisplay) -> str:
+    """The F-measure's positive class as named in an axis label: class 0, by its label when
+    known (``'benign'``), which is not the ``pos_label`` the scores are for."""
+    if display.negative is None and display.event is None:
+        return "F-measure positive class: class 0"
+    return f"F-measure positive class: {display._class_text(0)} (class 0)"
 
 
 def _isoline(value: float, c: float, top: float) -> tuple[tuple[float, float], ...]:
@@ -286,7 +295,7 @@ class FCostDisplay(CostCurveDisplay):
     LINES = FCostLines
     CURVE = staticmethod(expected_f_cost_curve)
     LINES_LABEL = "F-cost lines"
-    X_LABEL = "cost proportion c   (F-measure positive class: 0)"
+    X_LABEL = "cost proportion c"
     Y_LABEL = _F_COST_LABEL
     LEGEND_TITLE = "expected 2FQ/(1\u2212FQ) (area)"
     bound: float = 2.0
@@ -294,6 +303,10 @@ class FCostDisplay(CostCurveDisplay):
     def _set_bound(self, test: CostLines) -> None:
         """The all-positive line's height at ``c = 0``, ``2 n1/n0``."""
         self.bound = 2.0 * test.n1 / test.n0
+
+    def _x_label(self) -> str:
+        """The cost proportion and the F-measure's positive class (class 0), named."""
+        return f"{self.X_LABEL}   ({_f_positive(self)})"
 
 
 __all__ = ["FCostDisplay", "FROCDisplay"]

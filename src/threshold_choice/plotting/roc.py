@@ -145,12 +145,13 @@ class ROCDisplay(ThresholdChoiceDisplay):
             slope = (row.c * self.pi0 / ((1.0 - row.c) * pi1)) if row.c < 1 else np.inf
             x = np.array([0.0, 1.0])
             iso = row.tpr + slope * (x - row.fpr) if np.isfinite(slope) else None
-            if iso is not None:
-                ax.plot(x, iso, color=colour, ls="-.", lw=0.8)
+            if iso is not None:  # the points of equal loss at c: tangent to the hull
+                ax.plot(x, iso, color=colour, ls="-.", lw=0.8,
+                        label=self._label(f"iso-cost line of c = {row.c:g}"))
             ax.plot([row.fpr], [row.tpr], marker="D", ms=7, ls="none", color=colour,
                     markeredgecolor="k", markeredgewidth=0.5, zorder=4, clip_on=False,
-                    label=self._label(f"optimal at c = {row.c:g}: line {row.line}, "
-                                      f"loss {row.loss:.4f}"))
+                    label=self._label(f"optimal at c = {row.c:g} (FPR {row.fpr:.3f}, "
+                                      f"TPR {row.tpr:.3f}): loss {row.loss:.4f}"))
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         self._finish(ax, "false positive rate (class 0 predicted 1)",

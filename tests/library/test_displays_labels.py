@@ -1,0 +1,192 @@
+"""What the Displays say and how they tell curves apart: the classes named (the event, the
+F-measure's positive class), the models named once several share an axes, certainties told
+apart by line style and lightness, the ROC's lines named for what they are; and the classifier
+checks of ``from_estimator`` (not fitted, an implicit positive class) and ``pos_label`` in
+``from_predictions``."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.colors import to_rgba
+from sklearn.datasets import make_classification
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from tests.conftest import random_scores
+from threshold_choice import ThresholdChoiceClassifier, estimators
+from threshold_choice.errors import UserError
+from threshold_choice.plotting import (
+    BrierCurveDisplay,
+    CertaintyDisplay,
+    CostCurveDisplay,
+    DecisionCurveDisplay,
+    FCostDisplay,
+    FROCDisplay,
+    LogOddsRegretDisplay,
+    ROCDisplay,
+)
+
+DISPLAYS = [CostCurveDisplay, BrierCurveDisplay, CertaintyDisplay, DecisionCurveDisplay,
+            FROCDisplay, FCostDisplay, ROCDisplay, LogOddsRegretDisplay]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_classification(n_samples=400, n_features=5, class_sep=1.2, random_state=4)
+    names = np.array(["benign", "malignant"])[y]
+    return train_test_split(X, names, test_size=0.5, random_state=0, stratify=names)
+
+
+def _texts(ax):
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+# -- from_estimator's checks ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", DISPLAYS)
+@pytest.mark.parametrize("model", [
+    ThresholdChoiceClassifier(LogisticRegression()),
+    LogisticRegression(),
+    make_pipeline(StandardScaler(), LogisticRegression()),
+], ids=["ThresholdChoiceClassifier", "plain", "Pipeline"])
+def test_an_unfitted_classifier_raises_scikit_learns_not_fitted_error(cls, model, data):
+    _, X_test, _, y_test = data
+    with pytest.raises(NotFittedError, match="not fitted"):
+        cls.from_estimator(model, X_test, y_test, plot=False)
+
+
+def test_a_plain_classifier_with_named_classes_warns_which_class_it_takes(data, monkeypatch):
+    X_train, X_test, y_train, y_test = data
+    monkeypatch.setattr(estimators, "_WARNED_LABELS", set())  # warned once per process
+    model = LogisticRegression().fit(X_train, y_train)
+    with pytest.warns(UserWarning, match="'malignant', the last of the sorted labels") as said:
+        display = ROCDisplay.from_estimator(model, X_test, y_test, plot=False)
+    assert said[0].filename == __file__  # at the caller's line
+    assert (display.event, display.negative) == ("malignant", "benign")
+    import warnings
+
+    monkeypatch.setattr(estimators, "_WARNED_LABELS", set())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # chosen: no warning
+        ROCDisplay.from_estimator(model, X_test, y_test, pos_label="benign", plot=False)
+
+
+# -- from_predictions' pos_label -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [CostCurveDisplay, DecisionCurveDisplay, ROCDisplay,
+                                 FROCDisplay])
+def test_pos_label_in_from_predictions_equals_the_0_1_labels(cls):
+    y, s = random_scores(21, 150)
+    ty, ts = random_scores(22, 150)
+    names, train_names = np.where(y == 1, "sick", "well"), np.where(ty == 1, "sick", "well")
+    by_name = cls.from_predictions(names, s, pos_label="sick", train_y=train_names,
+                                   train_score=ts, plot=False)
+    by_number = cls.from_predictions(y, s, train_y=ty, train_score=ts, plot=False)
+    assert by_name.data.equals(by_number.data)
+    assert (by_name.event, by_name.negative) == ("sick", "well")
+
+
+def test_pos_label_other_than_a_label_or_names_without_it_are_refused():
+    names = ["well", "sick", "well", "sick"]
+    with pytest.raises(UserError, match="pos_label 'ill' is not a label of y_true"):
+        CostCurveDisplay.from_predictions(names, [0.1, 0.9, 0.3, 0.6], pos_label="ill")
+    with pytest.raises(UserError, match="pass pos_label="):
+        CostCurveDisplay.from_predictions(names, [0.1, 0.9, 0.3, 0.6])
+    with pytest.raises(UserError, match="3 labels"):
+        CostCurveDisplay.from_predictions(["a", "b", "c", "a"], [0.1, 0.9, 0.3, 0.6],
+                                          pos_label="a")
+
+
+# -- classes named -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [FROCDisplay, FCostDisplay])
+def test_the_f_measure_displays_name_their_positive_class_the_other_one(cls, data):
+    X_train, X_test, y_train, y_test = data
+    clf = ThresholdChoiceClassifier(LogisticRegression(), pos_label="malignant", cv=None)
+    display = cls.from_estimator(clf.fit(X_train, y_train), X_test, y_test)
+    label = display.ax_.get_xlabel()
+    assert "'benign' (class 0)" in label and "malignant" not in label
+    numbers = cls.from_predictions(*random_scores(23, 100))
+    assert "class 0" in numbers.ax_.get_xlabel()
+
+
+def test_the_decision_curve_names_the_event_once_in_a_short_label(data):
+    X_train, X_test, y_train, y_test = data
+    clf = ThresholdChoiceClassifier(LogisticRegression(), pos_label="malignant", cv=None)
+    display = DecisionCurveDisplay.from_estimator(clf.fit(X_train, y_train), X_test, y_test)
+    label = display.ax_.get_xlabel()
+    assert label.count("'malignant'") == 1 and len(label) <= 60
+
+
+# -- models and certainties told apart ---------------------------------------------------------
+
+
+def test_one_model_is_named_in_the_title_and_several_before_each_entry():
+    y, s = random_scores(24, 150)
+    first = ROCDisplay.from_predictions(y, s, name="A")
+    assert first.ax_.get_title().endswith("A")
+    assert not any(t.startswith("A: ") for t in _texts(first.ax_))
+    ROCDisplay.from_predictions(y, np.clip(s + 0.2, 0, 1), name="B", ax=first.ax_)
+    texts = [t for t in _texts(first.ax_) if t != "chance"]
+    assert texts and all(t.startswith(("A: ", "B: ")) for t in texts)
+    assert any(t.startswith("A: ") for t in texts) and any(t.startswith("B: ") for t in texts)
+
+
+def _dash(line):
+    return str(line._unscaled_dash_pattern)  # the dash pattern as drawn
+
+
+@pytest.mark.parametrize("color", [None, "tab:purple"])
+def test_seven_certainties_of_a_method_are_each_drawn_differently(color):
+    y, s = random_scores(25, 200)
+    gammas = [math.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0]
+    display = CostCurveDisplay.from_predictions(
+        y, s, methods=["score-driven"], gammas=gammas, cost_lines=False,
+        plot_kwargs={"color": color})
+    curves = [line for line in display.ax_.get_lines() if "score-driven" in line.get_label()]
+    assert len(curves) == len(gammas)
+    looks = {(to_rgba(line.get_color()), _dash(line)) for line in curves}
+    assert len(looks) == len(gammas)
+    if color is None:  # inf and 0 keep the paper's solid and dashed
+        solid, dashed = curves[0], curves[-1]
+        assert solid.get_linestyle() == "-" and dashed.get_linestyle() == "--"
+
+
+def test_a_second_models_treat_all_on_another_test_set_has_its_colour():
+    y, s = random_scores(26, 150)
+    y2, s2 = random_scores(27, 150, pi1=0.3)
+    first = DecisionCurveDisplay.from_predictions(y, s, name="A")
+    DecisionCurveDisplay.from_predictions(y2, s2, name="B", ax=first.ax_)
+    treat_all = {str(line.get_label()): to_rgba(line.get_color())
+                 for line in first.ax_.get_lines() if "treat all" in str(line.get_label())}
+    assert len(treat_all) == 2 and len(set(treat_all.values())) == 2
+    model_b = next(line for line in first.ax_.get_lines() if line.get_label() == "B")
+    assert treat_all["B: treat all"] == to_rgba(model_b.get_color())
+
+
+def test_the_roc_legend_names_the_iso_cost_lines_not_line_numbers():
+    y, s = random_scores(28, 150)
+    display = ROCDisplay.from_predictions(y, s, costs=[0.2, 0.7])
+    texts = _texts(display.ax_)
+    assert not any(" line " in f" {t} " and "iso-cost" not in t for t in texts)
+    for c in (0.2, 0.7):
+        assert f"iso-cost line of c = {c:g}" in texts
+        row = display.optimal[display.optimal["c"] == c].iloc[0]
+        assert any(t.startswith(f"optimal at c = {c:g}") and f"{row.loss:.4f}" in t
+                   for t in texts)
