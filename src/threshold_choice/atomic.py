@@ -9,6 +9,7 @@ a group on a shared (cluster) filesystem.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -39,15 +40,30 @@ def atomic_output(path: str | Path) -> Iterator[Path]:
     name; on a normal exit it is renamed over ``path``, on an exception removed (``path`` is
     then left as it was)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where a folder is needed: say so, not "File exists"
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR),
+                                 str(path.parent)) from None
+    try:
+        fd, name = mkstemp_readable(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:  # named by the file asked for, not the temporary one
+        raise _naming(exc, path) from None
     os.close(fd)
     tmp = Path(name)
     try:
         yield tmp
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:  # e.g. ``path`` is a folder
+            raise _naming(exc, path) from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    """``exc`` with ``path`` as its file name (the user's path, not the temporary file)."""
+    return type(exc)(exc.errno, exc.strerror, str(path))
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:

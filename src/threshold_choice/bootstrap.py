@@ -55,7 +55,7 @@ from threshold_choice.methods import (
 )
 from threshold_choice.metrics import METRICS, compute_metrics
 from threshold_choice.moment_tables import moment_table
-from threshold_choice.uncertainty import PAPER_GAMMAS, parse_gamma
+from threshold_choice.uncertainty import PAPER_GAMMAS, check_seed, parse_gamma
 
 #: the metrics with bootstrap intervals: those of the tables and Hand's H (whose Beta belief
 #: is its own, whatever the settings); not the bounded scores, which depend on the settings'
@@ -97,7 +97,8 @@ def _draw_counts(y: NDArray[Any], rows: slice, seed: int | None,
     """The count vectors of replicates ``rows`` (see :func:`resample_counts`): replicate ``r``
     from its own stream ``default_rng([seed, r])``, so any chunking draws the same ones."""
     groups = [np.flatnonzero(y == k) for k in (0, 1)] if stratified else [np.arange(y.size)]
-    base = 0 if seed is None else int(seed)
+    checked = check_seed(seed)
+    base = 0 if checked is None else checked
     counts = np.zeros((rows.stop - rows.start, y.size), dtype=np.int32)
     for i, r in enumerate(range(rows.start, rows.stop)):
         rng = np.random.default_rng([base, r])
@@ -429,6 +430,7 @@ def bootstrap(
     see the module docstring)."""
     settings = as_loss_settings(settings)
     n_boot = check_n_boot(n_boot)
+    check_seed(seed)
     y, s = validate_scores(test_y, test_s, what="test scores")
     # one method or one gamma as expected_losses takes them (a string is not a sequence here)
     methods = (methods,) if isinstance(methods, str) else tuple(methods)

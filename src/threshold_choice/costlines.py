@@ -28,6 +28,50 @@ from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
 
 
+def label_problem(y: NDArray, what: str, option: str | None = None) -> str:
+    """The message for labels that are not 0/1: with two classes, the fix that names one of
+    them class 1 (the later in sorted order, as scikit-learn's ``classes_[1]``): ``y ==
+    label``, or ``option`` (e.g. ``"pos_label"``) where the caller takes one."""
+    try:
+        values = np.unique(y)
+    except TypeError:  # labels of mixed types: shown as text
+        values = np.unique(y.astype(str))
+    shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in values[:5])
+    if values.size != 2:
+        more = ", ..." if values.size > 5 else ""
+        return (f"{what}: labels must be 0 or 1 (two classes), got {values.size} values: "
+                f"{shown}{more}")
+    pos = values[1].item() if isinstance(values[1], np.generic) else values[1]
+    first = values[0].item() if isinstance(values[0], np.generic) else values[0]
+    fix = f"{option}={pos!r} or y == {pos!r}" if option else f"y == {pos!r}"
+    return (f"{what}: labels must be 0 or 1, got {first!r} and {pos!r}: pass {fix} (class 1 "
+            "is the class the score estimates)")
+
+
+def binary_labels(y: ArrayLike, pos_label: object, what: str) -> NDArray[np.int8] | NDArray:
+    """``y`` as 0/1 labels with ``pos_label`` the class 1 (scikit-learn's convention): ``y ==
+    pos_label`` after checking that ``y`` has at most two labels, one of them ``pos_label``;
+    with ``pos_label=None``, ``y`` itself, whose labels must be 0/1 (the message names
+    ``pos_label``)."""
+    y_arr = np.asarray(y)
+    if pos_label is None:
+        try:
+            ok = bool(np.all((y_arr == 0) | (y_arr == 1)))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok and y_arr.ndim == 1 and y_arr.size:
+            raise UserError(label_problem(y_arr, what, "pos_label"))
+        return y_arr
+    values = np.unique(y_arr.astype(str)) if y_arr.dtype == object else np.unique(y_arr)
+    if not np.any(y_arr == pos_label):
+        shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in values[:5])
+        raise UserError(f"{what}: no label is pos_label={pos_label!r}; the labels are {shown}")
+    if values.size > 2:
+        raise UserError(f"{what}: {values.size} labels; pos_label needs two classes (give "
+                        "y == label for one against the rest)")
+    return (y_arr == pos_label).astype(np.int8)
+
+
 def validate_scores(
     y: ArrayLike, s: ArrayLike, *, what: str = "scores"
 ) -> tuple[NDArray[np.int8], FloatArray]:
@@ -56,9 +100,9 @@ def validate_scores(
     try:
         y_num = y_arr.astype(np.float64)
     except (TypeError, ValueError):
-        raise UserError(f"{what}: labels must be 0 or 1, got {np.unique(y_arr)[:5]}") from None
+        raise UserError(label_problem(y_arr, what)) from None
     if not np.all((y_num == 0) | (y_num == 1)):
-        raise UserError(f"{what}: labels must be 0 or 1, got values {np.unique(y_arr)[:5]}")
+        raise UserError(label_problem(y_arr, what))
     y_int = y_num.astype(np.int8)
     n1 = int(y_int.sum())
     if n1 == 0 or n1 == y_int.size:

@@ -18,12 +18,13 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
-from threshold_choice.costlines import CostLines, check_prior
+from threshold_choice.costlines import CostLines, binary_labels, check_prior
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import (
     ESTIMATORS,
     Estimator,
     draw_c_hat,
+    expected_cost_curve,
     losses_at_gammas,
 )
 from threshold_choice.fmeasure import loss_context
@@ -46,6 +47,7 @@ from threshold_choice.uncertainty import (
     PAPER_GRID_SIZE,
     certainty_limit,
     check_grid_size,
+    check_seed,
     format_gamma,
     parse_gamma,
 )
@@ -70,7 +72,8 @@ class LossSettings:
         The grid ``c = i/grid_size`` of the ``grid`` and ``montecarlo`` estimators
         (``1..100000``).
     seed : int, default=0
-        The seed of the ``montecarlo`` draws (one stream per gamma, shared by the methods).
+        The seed of the ``montecarlo`` draws (one stream per gamma, shared by the methods),
+        a whole number >= 0.
     rate_threshold_offset : float or None, default=None
         Rate-driven thresholds ``u_k - offset`` as in the authors' code (``1e-7`` in the
         workflow's default configuration), in (0, 1); ``None``: the exact interpolation
@@ -137,9 +140,8 @@ class LossSettings:
             raise UserError(
                 f"unknown estimator {self.estimator!r}; choose from {', '.join(ESTIMATORS)}"
             )
-        if isinstance(self.grid_size, int | np.integer) and self.grid_size < 1:
-            raise UserError(f"grid_size must be >= 1, got {self.grid_size}")
         check_grid_size(self.grid_size)
+        check_seed(self.seed, allow_none=False)
         if self.tie_breaking not in TIE_BREAKING:
             raise UserError(
                 f"tie_breaking must be one of {', '.join(TIE_BREAKING)}, got {self.tie_breaking!r}"
@@ -233,6 +235,8 @@ def expected_losses(
     gammas: Iterable[float] | float = PAPER_GAMMAS,
     settings: LossSettings | Mapping[str, Any] | None = None,
     loss_function: str = "accuracy",
+    pos_label: Any = None,
+    at_cost: float | None = None,
 ) -> pd.DataFrame:
     """Compute the expected loss of each threshold choice method at each certainty.
 
@@ -271,6 +275,17 @@ def expected_losses(
         ``"accuracy"``: the paper's loss; ``"f-measure"``: the expected ``2FQ/(1 - FQ)``
         (:mod:`threshold_choice.fmeasure`; its positive class is class 0; no deployment
         prior).
+    pos_label : int, float, bool or str, default=None
+        The label of the class the score estimates (class 1), in ``test_y`` and ``train_y``;
+        the labels are then any two classes, e.g. ``pos_label="malignant"``. ``None``: the
+        labels must be 0 and 1 (scikit-learn's convention).
+    at_cost : float or None, default=None
+        ``None``: the expected loss over the belief ``w``. A cost proportion ``c0`` in [0, 1]
+        (e.g. :attr:`Costs.cost_proportion <threshold_choice.costs.Costs.cost_proportion>`):
+        instead the loss when the true cost proportion is ``c0``, the method still given
+        ``c_hat ~ Beta(gamma c0 + 1, gamma (1 - c0) + 1)``, i.e. ``K(c0)``
+        (:func:`~threshold_choice.expected_loss.expected_cost_curve`), computed exactly
+        whatever ``settings.estimator``; accuracy loss only.
 
     Returns
     -------
@@ -283,8 +298,9 @@ def expected_losses(
     UserError
         For invalid labels or scores (see :meth:`CostLines.from_scores`), scores outside
         [0, 1] with a method that reads probabilities, an unknown method, a negative gamma,
-        a train-optimal method without training scores, invalid settings, or a deployment
-        prior with the f-measure loss.
+        a train-optimal method without training scores, invalid settings, a deployment
+        prior with the f-measure loss, labels that are not 0/1 without ``pos_label`` (the
+        message names the fix), or ``at_cost`` outside [0, 1] or with the f-measure loss.
 
     See Also
     --------
@@ -320,8 +336,25 @@ def expected_losses(
     ...                          settings={"cost_distribution": "beta:2,2"})
     >>> round(float(losses["expected_loss"].iloc[0]), 4)
     0.2891
+
+    Named classes take ``pos_label``; ``at_cost`` gives the loss at one known cost
+    proportion (at ``gamma = inf`` score-driven thresholds at 0.2, which three of the four
+    class-0 examples pass: ``2 x 0.2 x 3/8 = 0.15``):
+
+    >>> names = ["benign" if label == 0 else "malignant" for label in y]
+    >>> expected_losses(names, s, pos_label="malignant", methods="score-driven",
+    ...                 gammas=[math.inf, 4], at_cost=0.2).round(4)
+             method  gamma  expected_loss
+    0  score-driven    inf         0.1500
+    1  score-driven    4.0         0.2031
     """
-    request = LossBatch.make(methods, gammas, settings, loss_function)
+    if (train_y is None) != (train_s is None):
+        raise UserError("give both train_y and train_s (the labels and the model's scores on "
+                        "its training data) or neither")
+    test_y = binary_labels(test_y, pos_label, "test_y")
+    if train_y is not None:
+        train_y = binary_labels(train_y, pos_label, "train_y")
+    request = LossBatch.make(methods, gammas, settings, loss_function, at_cost=at_cost)
     run = request.selections(test_y, test_s, train_y=train_y, train_s=train_s)
     rows = [(m, gamma) for gamma in request.gammas for m in request.methods]
     return pd.DataFrame(
@@ -367,11 +400,14 @@ class LossBatch:
     loss_function: str
     lines_of: Any
     evaluate: Any
+    #: None: the expected loss over the belief; a cost proportion: ``K`` there
+    #: (:func:`expected_losses`' ``at_cost``)
+    at_cost: float | None = None
 
     @classmethod
     def make(cls, methods: Sequence[str] | str, gammas: Iterable[float] | float | str,
              settings: LossSettings | Mapping[str, Any] | None,
-             loss_function: str) -> LossBatch:
+             loss_function: str, *, at_cost: float | None = None) -> LossBatch:
         # one method or one gamma may be given alone; settings as a mapping of their fields
         methods = [methods] if isinstance(methods, str) else list(methods)
         if isinstance(gammas, str | int | float | np.integer | np.floating):
@@ -386,8 +422,18 @@ class LossBatch:
         if loss_function != "accuracy" and settings.prior is not None:
             raise UserError("a deployment prior applies to the accuracy loss only; drop the "
                             "prior or the f-measure loss")
+        if at_cost is not None:
+            if loss_function != "accuracy":
+                raise UserError("at_cost applies to the accuracy loss only; drop at_cost or "
+                                "the f-measure loss")
+            if not (isinstance(at_cost, int | float | np.integer | np.floating)
+                    and 0.0 <= at_cost <= 1.0):  # also NaN
+                raise UserError(f"at_cost must be a cost proportion in [0, 1] (e.g. "
+                                f"Costs(1, 4).cost_proportion, 0.2), got {at_cost!r}")
+            at_cost = float(at_cost)
         lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
-        return cls(tuple(methods), parsed, settings, loss_function, lines_of, evaluate)
+        return cls(tuple(methods), parsed, settings, loss_function, lines_of, evaluate,
+                   at_cost)
 
     def selections(self, test_y: ArrayLike, test_s: ArrayLike, *,
                    train_y: ArrayLike | None = None, train_s: ArrayLike | None = None) -> _Run:
@@ -407,7 +453,8 @@ class LossBatch:
         elif any(m in NEEDS_TRAIN for m in methods):
             needs = ", ".join(m for m in methods if m in NEEDS_TRAIN)
             raise UserError(
-                f"{needs} select(s) thresholds on training scores: give the training scores"
+                f"{needs} select(s) thresholds on the model's training scores: give train_y "
+                "and train_s (its labels and scores on the training data), or drop the method"
             )
         return _Run(test, train, settings.selection_options())
 
@@ -471,6 +518,9 @@ class LossBatch:
     def _losses(self, sel: Selection, gammas: Sequence[float], draws: Sequence[Any]
                 ) -> list[float]:
         settings = self.settings
+        if self.at_cost is not None:  # K(c0), exact whatever the estimator
+            at = np.array([self.at_cost])
+            return [float(expected_cost_curve(sel, gamma, at)[0]) for gamma in gammas]
         if self.loss_function == "accuracy":
             return losses_at_gammas(sel, gammas, estimator=settings.estimator,
                                     grid_size=settings.grid_size, draws=draws,

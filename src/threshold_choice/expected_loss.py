@@ -55,6 +55,7 @@ from threshold_choice.uncertainty import (
     Uncertainty,
     certainty_limit,
     check_grid_size,
+    check_seed,
 )
 
 Estimator = Literal["exact", "grid", "montecarlo"]
@@ -383,7 +384,8 @@ def expected_loss(
     grid_size : int, default=1000
         The grid ``c = i/grid_size`` of the ``grid`` and ``montecarlo`` estimators.
     seed : int or None, default=None
-        The seed of the ``montecarlo`` draws (one ``c_hat`` per grid point).
+        The seed of the ``montecarlo`` draws (one ``c_hat`` per grid point), a whole number
+        >= 0.
     c_hat : array-like of shape (grid_size,), default=None
         The ``montecarlo`` draws themselves, so that several methods share them as in the
         authors' code (instead of ``seed``).
@@ -438,6 +440,7 @@ def expected_loss_batch(
     """``[expected_loss(sel, gamma, ...) for sel in sels]`` bit for bit, with the arguments
     checked once and the Monte Carlo draws made once for all the selections."""
     Uncertainty(float(gamma))  # validates gamma, also for the methods that ignore it
+    check_seed(seed)
     distribution = parse_cost_distribution(distribution)
     draws: dict[float, FloatArray] = {}  # per effective gamma, drawn once for all
     out = []

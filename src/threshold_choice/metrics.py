@@ -16,6 +16,8 @@ threshold mixtures (paper 002) as ``briertools`` computes them (``BS_bounded``,
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -67,11 +69,38 @@ def auc(lines: CostLines) -> float:
     return float(np.sum(zeros * (above + 0.5 * ones)) / (lines.n0 * lines.n1))
 
 
+def _mean_square(d: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """``sum(weights * d**2) / sum(weights)`` (the plain mean without ``weights``), bit for bit
+    the direct sum unless a square or the sum overflows: scores near the float limit (which
+    the rank-based methods accept) then give the same sum scaled by ``max |d|``, infinite only
+    when the value is above the largest float (no overflow warning: inf is then its value)."""
+    with np.errstate(over="ignore"):
+        if weights is None:
+            out = float(np.mean(d**2))
+        else:
+            out = float(np.sum(weights * d**2) / np.sum(weights))
+    if math.isfinite(out):
+        return out
+    m = float(np.max(np.abs(d)))
+    return m * (m * _mean_square(d / m, weights))  # Python floats: inf without a warning
+
+
+def _mean_abs(d: np.ndarray) -> float:
+    """``mean |d|``, bit for bit, unless the sum overflows (then the mean of ``|d| / max |d|``
+    scaled back: the mean itself is at most ``max |d|``, so finite)."""
+    with np.errstate(over="ignore"):
+        out = float(np.mean(np.abs(d)))
+    if math.isfinite(out):
+        return out
+    m = float(np.max(np.abs(d)))
+    return m * float(np.mean(np.abs(d) / m))
+
+
 def _bin_losses(
     counts: np.ndarray, ones: np.ndarray, values: np.ndarray, n: int
 ) -> tuple[float, float]:
     ybar = ones / counts
-    cal = float(np.sum(counts * (values - ybar) ** 2) / n)
+    cal = _mean_square(values - ybar, counts)
     ref = float(np.sum(counts * ybar * (1 - ybar)) / n)
     return cal, ref
 
@@ -391,8 +420,8 @@ def compute_metrics(
     p = np.clip(s_arr, eps, 1 - eps)
     out = {
         "AUC": auc(lines),
-        "BS": float(np.mean((yf - s_arr) ** 2)),
-        "MAE": float(np.mean(np.abs(yf - s_arr))),
+        "BS": _mean_square(yf - s_arr),
+        "MAE": _mean_abs(yf - s_arr),
         "CL": cl,
         "RL": rl,
         "RL_conv": refinement_convexified(lines),

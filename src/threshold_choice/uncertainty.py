@@ -219,17 +219,35 @@ class Uncertainty:
         return a / (a + b) * betainc(a + 1.0, b, xc)
 
 
-def check_grid_size(grid_size: int) -> None:
-    """Reject grids the estimators cannot serve (before anything is allocated)."""
+def check_grid_size(grid_size: int, name: str = "grid_size") -> None:
+    """Reject grids the estimators cannot serve (before anything is allocated); ``name`` is
+    how the caller's user spells the parameter (``--grid-size`` on the command line)."""
     if isinstance(grid_size, bool) or not isinstance(grid_size, int | np.integer):
-        raise UserError(f"the grid size must be a whole number, got {grid_size!r}")
+        raise UserError(f"{name} must be a whole number (the points of the grid of true costs; "
+                        f"the paper's {PAPER_GRID_SIZE}), got {grid_size!r}")
     if grid_size < 1:
-        raise UserError(f"the grid of true costs needs at least 1 point, got {grid_size}")
+        raise UserError(f"{name} must be >= 1 (the points of the grid of true costs; the "
+                        f"paper's {PAPER_GRID_SIZE}), got {grid_size}")
     if grid_size > MAX_GRID_SIZE:
         raise UserError(
-            f"grid size {grid_size} is above the maximum {MAX_GRID_SIZE}: the grid estimators "
+            f"{name} {grid_size} is above the maximum {MAX_GRID_SIZE}: the grid estimators "
             "cost time and memory in proportion; use the exact estimator for the limit"
         )
+
+
+def check_seed(seed: object, name: str = "seed", *, allow_none: bool = True) -> int | None:
+    """``seed`` as an int after checking it is a whole number >= 0 (what
+    :func:`numpy.random.default_rng` takes; a float such as 1.5 would be truncated by some
+    paths and refused by others), or None where ``allow_none``; ``name`` is how the caller's
+    user spells the parameter (``--seed`` on the command line)."""
+    if seed is None and allow_none:
+        return None
+    if (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
+            or seed < 0):
+        also = " or None" if allow_none else ""
+        raise UserError(f"{name} must be a whole number >= 0{also}, got {seed!r}; e.g. "
+                        f"{name}{' ' if name.startswith('--') else '='}0")
+    return int(seed)
 
 
 def gamma_for_spread(c: float, spread: float) -> float:
@@ -298,6 +316,7 @@ __all__ = [
     "Uncertainty",
     "certainty_limit",
     "check_grid_size",
+    "check_seed",
     "format_gamma",
     "gamma_for_spread",
     "gamma_label",

@@ -208,5 +208,5 @@ def test_an_unservable_grid_size_is_refused_before_any_allocation(csvs):
     done = run_limited(["loss", "--test", test, "--estimator", "grid", "--grid-size",
                         "1000000000", "--gamma", "4"], memory=GIB, cpu=60)
     assert done.returncode == 2
-    assert "grid size 1000000000 is above the maximum" in done.stderr
+    assert "--grid-size 1000000000 is above the maximum" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

@@ -50,3 +50,50 @@ def test_log_loss_is_clipped_for_certain_mistakes():
 def test_bad_input_is_named(y, s, message):
     with pytest.raises(UserError, match=message):
         compute_metrics(np.array(y), np.array(s, dtype=float))
+
+
+def _exact_mean(values) -> float:
+    """The mean of exact rationals (Python's Fraction): no rounding, no overflow."""
+    from fractions import Fraction
+
+    return float(sum(Fraction(float(v)) for v in values) / len(values))
+
+
+def test_scores_near_the_float_limit_give_the_metrics_without_overflow_warnings():
+    import warnings
+
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 20)
+    s = np.where(y == 1, 1.0, -1.0) * 1e308 * rng.uniform(0.5, 1.0, y.size)  # rank-based use
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow warning fails the test
+        m = compute_metrics(y, s)
+    assert m["AUC"] == 1.0
+    # the squares are ~1e616: the true Brier score and CL are above the largest float
+    assert m["BS"] == np.inf and m["CL"] == np.inf
+    # the mean absolute error is finite, < 1e308, though the plain sum overflows
+    assert m["MAE"] == pytest.approx(_exact_mean(np.abs(y - s)), rel=1e-12)
+
+
+def test_a_square_that_overflows_in_a_finite_mean_gives_the_finite_mean():
+    import warnings
+    from fractions import Fraction
+
+    y = np.array([0, 1, 0, 1] * 25)
+    s = np.full(y.size, 0.5)
+    s[0] = 1.5e154  # its square, 2.25e308, overflows; the mean over 100 examples does not
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = compute_metrics(y, s)
+    exact = float(sum(Fraction(float(d)) ** 2 for d in y - s) / y.size)
+    assert np.isfinite(exact)
+    assert m["BS"] == pytest.approx(exact, rel=1e-12)
+    assert m["BS"] == pytest.approx(m["CL"] + m["RL"], rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ordinary_scores_give_the_plain_sums_bit_for_bit(seed):
+    y, s = random_scores(seed, 90, decimals=None)
+    m = compute_metrics(y, s)
+    assert m["BS"] == float(np.mean((y - s) ** 2))
+    assert m["MAE"] == float(np.mean(np.abs(y - s)))

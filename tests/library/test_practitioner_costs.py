@@ -295,3 +295,85 @@ def test_a_drawn_cost_curve_weighted_by_the_belief_integrates_to_its_legend_area
     weighted = display.curves["loss"].to_numpy() * parse_cost_distribution("beta:8,2").pdf(c)
     area = np.sum((weighted[1:] + weighted[:-1]) / 2 * np.diff(c))
     assert area == pytest.approx(display.areas["expected_loss"].iloc[0], abs=2e-6)
+
+
+# -- the loss at the cost proportion the costs state (expected_losses' at_cost) ---------------
+
+
+def _q(y: np.ndarray, s: np.ndarray, t: np.ndarray, c: float) -> np.ndarray:
+    """The paper's loss 2 (c FP/n + (1 - c) FN/n) of each threshold ``t`` (predict 1 iff
+    score > t), counted from the labels."""
+    above = s[None, :] > np.asarray(t, dtype=float)[:, None]
+    fp = (above & (y == 0)).sum(axis=1) / y.size
+    fn = (~above & (y == 1)).sum(axis=1) / y.size
+    return 2.0 * (c * fp + (1.0 - c) * fn)
+
+
+@pytest.mark.parametrize("c0", [0.2, 0.5, 0.83])
+def test_at_cost_at_gamma_inf_is_the_loss_of_the_threshold_picked_at_that_cost(c0):
+    y, s = random_scores(11, 150, decimals=None)
+    got = expected_losses(y, s, methods=["score-driven", "test-optimal"], gammas=[math.inf],
+                          at_cost=c0).set_index("method")["expected_loss"]
+    # score-driven thresholds at c0 itself; test-optimal at the best threshold for c0
+    assert got["score-driven"] == pytest.approx(_q(y, s, [c0], c0)[0], abs=1e-12)
+    candidates = np.concatenate(([-np.inf], s))
+    assert got["test-optimal"] == pytest.approx(_q(y, s, candidates, c0).min(), abs=1e-12)
+
+
+def test_at_cost_averages_the_loss_over_the_presumed_cost_drawn_around_it():
+    y, s = random_scores(12, 120, decimals=None)
+    c0, gamma = 0.2, 4.0
+    got = expected_losses(y, s, methods="score-driven", gammas=[gamma], at_cost=c0)
+    # Monte Carlo over c_hat ~ Beta(gamma c0 + 1, gamma (1 - c0) + 1), threshold t = c_hat
+    c_hat = np.random.default_rng(5).beta(gamma * c0 + 1, gamma * (1 - c0) + 1, 100_000)
+    losses = np.concatenate([_q(y, s, part, c0) for part in np.array_split(c_hat, 20)])
+    standard_error = losses.std() / math.sqrt(losses.size)
+    assert abs(got["expected_loss"].iloc[0] - losses.mean()) < 4 * standard_error
+
+
+def test_at_cost_is_exact_whatever_the_estimator_and_differs_from_the_average_over_c():
+    y, s = random_scores(13, 80, decimals=None)
+    kw = {"methods": ["score-driven", "rate-driven"], "gammas": [math.inf, 2.0], "at_cost": 0.3}
+    exact = expected_losses(y, s, **kw)
+    mc = expected_losses(y, s, settings={"estimator": "montecarlo", "seed": 4}, **kw)
+    pd.testing.assert_frame_equal(exact, mc)
+    averaged = expected_losses(y, s, methods=kw["methods"], gammas=kw["gammas"])
+    assert not np.allclose(exact["expected_loss"], averaged["expected_loss"])
+
+
+@pytest.mark.parametrize(("kw", "problem"), [
+    ({"at_cost": 1.5}, "at_cost must be a cost proportion in [0, 1]"),
+    ({"at_cost": float("nan")}, "at_cost must be a cost proportion in [0, 1]"),
+    ({"at_cost": 0.2, "loss_function": "f-measure"}, "at_cost applies to the accuracy loss"),
+])
+def test_an_at_cost_outside_0_1_or_with_the_f_loss_is_a_user_error(kw, problem):
+    y, s = random_scores(14, 40)
+    with pytest.raises(UserError, match=re.escape(problem)):
+        expected_losses(y, s, methods="score-driven", gammas=[1.0], **kw)
+
+
+def test_loss_costs_add_the_cost_at_the_stated_c_and_a_note_on_the_uniform_average(
+        tmp_path, capsys):
+    y, s = random_scores(15, 90, decimals=None)
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"label": np.where(y == 1, "malignant", "benign"), "score": s}).to_csv(
+        path, index=False)
+    args = ["loss", "--test", str(path), "--pos-label", "malignant", "--costs", "1,4",
+            "--method", "score-driven", "--gamma", "inf", "--gamma", "4"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    losses = pd.read_csv(io.StringIO(captured.out.split("\n\n")[0]), dtype={"gamma": str})
+    at_inf = losses.set_index("gamma").loc["inf"]
+    # c = 1/(1+4) = 0.2: score-driven thresholds at 0.2; the mean cost of its errors
+    false_pos = int(np.sum((s > 0.2) & (y == 0)))
+    false_neg = int(np.sum((s <= 0.2) & (y == 1)))
+    assert at_inf["expected_cost_at_c"] == pytest.approx((1 * false_pos + 4 * false_neg) / y.size,
+                                                         rel=1e-9)
+    assert at_inf["expected_cost"] == pytest.approx(at_inf["expected_loss"] * 2.5, rel=1e-9)
+    note = [line for line in captured.err.splitlines() if "note:" in line]
+    assert len(note) == 1
+    assert "expected_cost averages over c uniform on [0, 1]" in note[0]
+    assert "c = FP/(FP+FN) = 0.2" in note[0] and "--cost-distribution, e.g. beta:4,16" in note[0]
+    # a belief given: no note
+    assert main([*args, "--cost-distribution", "beta:4,16"]) == 0
+    assert "note:" not in capsys.readouterr().err

@@ -396,3 +396,15 @@ def test_methods_that_ignore_c_hat_do_not_count_against_degradation(base_runs):
     f = qualitative_findings(pd.concat([base_runs, uniform], ignore_index=True)).set_index("id")
     assert f.loc["all_methods_degrade", "reproduced"]
     assert "score-uniform" not in f.loc["all_methods_degrade", "evidence"]
+
+
+def test_a_published_table_missing_says_which_folder_to_give_not_to_rerun(results_dir,
+                                                                         tmp_path):
+    empty = tmp_path / "empty_published"
+    empty.mkdir()
+    with pytest.raises(UserError) as caught:
+        compare_results(results_dir, empty)
+    message = str(caught.value)
+    assert "published table5" in message and "does not exist" in message
+    assert "give the folder of the published tables as published_dir (--published" in message
+    assert "run the workflow" not in message

@@ -142,7 +142,7 @@ def test_a_run_under_the_same_conditions_may_update_a_results_folder(tmp_path):
     ({"loss": "f-measure"}, "tie_breaking 'authors' reproduces the authors' accuracy"),
     ({"loss": "f-measure", "tie_breaking": "project", "prior": 0.3},
      "a deployment prior applies to the accuracy loss only"),
-    ({"grid_size": 200000}, "grid size 200000 is above the maximum 100000"),
+    ({"grid_size": 200000}, "grid_size 200000 is above the maximum 100000"),
 ])
 def test_bad_combinations_of_evaluation_settings_are_rejected(tmp_path, settings, problem):
     config = changed(results=str(tmp_path / "results"))

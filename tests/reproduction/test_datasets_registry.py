@@ -52,3 +52,13 @@ def test_schema_violation_names_the_entry(tmp_path):
 def test_missing_registry_file_says_how_to_fix(tmp_path):
     with pytest.raises(RegistryError, match=r"not found\. Pass an explicit path"):
         load_registry(tmp_path / "absent.yaml")
+
+
+def test_an_unknown_dataset_in_the_wrong_case_is_pointed_at_the_listed_name():
+    registry = load_registry()
+    with pytest.raises(UnknownDatasetError) as caught:
+        get_spec("chess-krvkp", registry)
+    message = str(caught.value)
+    assert "Did you mean 'chess-KRVKP'?" in message
+    assert "chess-KRVKP" in message.split("Known datasets: ")[1]  # the list names it so
+    assert "lowercase" not in message  # the list is not all lowercase

@@ -139,11 +139,17 @@ def test_an_unreadable_test_file_is_one_line(scores_csv):
     assert f"cannot read test file {scores_csv}: Permission denied" in one_error_line(proc)
 
 
-def test_a_negative_montecarlo_seed_is_one_line(scores_csv):
-    line = one_error_line(run_cli(
-        "loss", "--test", str(scores_csv), "--estimator", "montecarlo", "--seed", "-1"
-    ))
-    assert "--seed must be an integer >= 0, got -1" in line
+@pytest.mark.parametrize("command", [
+    ["loss", "--estimator", "montecarlo"],
+    ["plot", "cost-curves", "--bootstrap", "3"],
+    ["plot", "certainty", "--estimator", "montecarlo"],
+])
+def test_a_negative_seed_is_one_line_in_loss_and_plot(scores_csv, tmp_path, command):
+    out = ["--out", str(tmp_path / "f.png")] if command[0] == "plot" else []
+    line = one_error_line(run_cli(*command, "--test", str(scores_csv), *out, "--seed", "-1"))
+    assert f"threshold-choice {command[0]}: error: --seed must be a whole number >= 0, got -1" \
+        in line
+    assert not (tmp_path / "f.png").exists()
 
 
 @pytest.mark.parametrize("command", ["loss", "splits"])
@@ -221,12 +227,18 @@ def test_blank_lines_are_skipped(tmp_path, capsys):
     assert capsys.readouterr().out == expected
 
 
-def test_a_first_row_with_more_fields_than_the_header_names_its_line(tmp_path):
-    # pandas would silently take the first field of such a file as an index
+@pytest.mark.parametrize(("text", "number"), [
+    ("label,score\n1,0.9,7\n0,0.2\n", 2),  # pandas would take the first field as an index
+    ("label,score\n0,0.1\n\n1,0.2\n1,0.9,3\n0,0.3\n", 5),  # a blank line counted
+])
+def test_a_row_with_more_fields_than_the_header_names_the_file_and_its_line(tmp_path, text,
+                                                                            number):
     path = tmp_path / "t.csv"
-    path.write_text("label,score\n1,0.9,7\n0,0.2\n")
+    path.write_text(text)
     line = one_error_line(run_cli("loss", "--test", str(path)))
-    assert "Expected 2 fields in line 2, saw 3" in line
+    assert f"test file {path}: line {number} has 3 fields but the header 2; give each line " \
+        "one value per column" in line
+    assert "tokenizing" not in line  # pandas' words
 
 
 @pytest.mark.parametrize(
@@ -332,14 +344,19 @@ def test_a_csv_with_two_label_columns_is_refused(tmp_path):
     path = tmp_path / "two.csv"
     path.write_text("label,score,label\n1,0.9,0\n0,0.1,1\n")
     line = one_error_line(run_cli("loss", "--test", str(path)))
-    assert "of which 2 are named label; keep one" in line
+    assert "of which 2 are named label (in any case); keep one" in line
 
 
-@pytest.mark.parametrize("n", ["-5", "1000000000"])
-def test_plot_refuses_a_bad_bootstrap_count_in_one_line(tmp_path, model_csv, n):
-    proc = run_cli("plot", "cost-curves", "--test", str(model_csv), "--bootstrap", n,
-                   "--out", str(tmp_path / "fig.png"))
-    assert "number of bootstrap replicates must be" in one_error_line(proc)
+@pytest.mark.parametrize("n", ["-5", "10001", "1000000000"])
+@pytest.mark.parametrize("command", [["loss"], ["plot", "cost-curves"]])
+def test_loss_and_plot_cap_bootstrap_at_the_same_count_in_one_line(tmp_path, model_csv, n,
+                                                                    command):
+    from threshold_choice.cli.inputs import MAX_BOOTSTRAP
+
+    out = ["--out", str(tmp_path / "fig.png")] if command[0] == "plot" else []
+    proc = run_cli(*command, "--test", str(model_csv), "--bootstrap", n, *out)
+    assert f"--bootstrap must be between 0 and {MAX_BOOTSTRAP}" in one_error_line(proc)
+    assert not (tmp_path / "fig.png").exists()
     assert not (tmp_path / "fig.png").exists()
 
 
@@ -406,3 +423,79 @@ def test_reading_a_scores_file_takes_under_three_times_its_size(tmp_path):
                           text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == str(n)
+
+
+# -- messages that name the option and the fix ---------------------------------------------------
+
+
+def test_a_bad_grid_size_names_the_option_not_the_parameter(scores_csv):
+    line = one_error_line(run_cli("loss", "--test", str(scores_csv), "--estimator", "grid",
+                                  "--grid-size", "0"))
+    assert "--grid-size must be >= 1" in line and "grid_size" not in line
+
+
+def test_a_bad_cost_range_names_the_option_and_the_swapped_pair(scores_csv, tmp_path):
+    line = one_error_line(run_cli("plot", "log-odds-regret", "--test", str(scores_csv),
+                                  "--cost-range", "0.5", "0.2", "--out",
+                                  str(tmp_path / "f.png")))
+    assert "--cost-range LOW HIGH needs 0 < LOW < HIGH < 1" in line
+    assert "e.g. --cost-range 0.2 0.5" in line and "cost_range" not in line
+
+
+@pytest.mark.parametrize("command", [["loss"], ["plot", "cost-curves"]])
+def test_train_optimal_without_train_names_the_train_option(scores_csv, tmp_path, command):
+    out = ["--out", str(tmp_path / "f.png")] if command[0] == "plot" else []
+    line = one_error_line(run_cli(*command, "--test", str(scores_csv), "--method",
+                                  "train-optimal", *out))
+    assert "give them with --train FILE" in line
+
+
+def test_names_that_do_not_pair_with_the_test_files_say_how_to_pair_them(scores_csv, tmp_path):
+    line = one_error_line(run_cli("plot", "roc", "--test", str(scores_csv), "--test",
+                                  str(scores_csv), "--name", "a", "--out",
+                                  str(tmp_path / "f.png")))
+    assert "2 --test files but 1 --name values: give one --name per --test" in line
+
+
+def test_an_out_that_is_a_folder_names_the_users_path_not_a_temporary_file(scores_csv,
+                                                                          tmp_path):
+    folder = tmp_path / "fig.png"
+    folder.mkdir()
+    line = one_error_line(run_cli("plot", "roc", "--test", str(scores_csv), "--out",
+                                  str(folder)))
+    assert f"--out {folder}: {folder} is a folder; give a file name" in line
+    assert ".tmp" not in line
+
+
+def test_an_out_that_cannot_be_written_names_the_users_path(scores_csv, tmp_path):
+    blocker = tmp_path / "afile"
+    blocker.write_text("")  # a file where the folder of --out should be
+    out = blocker / "fig.png"
+    line = one_error_line(run_cli("plot", "roc", "--test", str(scores_csv), "--out", str(out)))
+    assert f"cannot write --out {out} ({blocker}: Not a directory)" in line
+    assert ".tmp" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "scores.csv"]  # no partial
+
+
+def test_an_atomic_write_error_names_the_target_not_the_temporary_file(tmp_path):
+    from threshold_choice.atomic import write_text_atomic
+
+    (tmp_path / "x.csv").mkdir()
+    with pytest.raises(OSError) as caught:
+        write_text_atomic(tmp_path / "x.csv", "a\n")
+    assert caught.value.filename == str(tmp_path / "x.csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.csv"]
+
+
+def test_compare_refuses_a_file_given_as_the_results_folder(scores_csv):
+    line = one_error_line(run_cli("compare", "--results", str(scores_csv)))
+    assert f"--results {scores_csv} is a file; give the results folder" in line
+    assert "runs.parquet does not exist" not in line
+
+
+def test_compare_names_a_published_folder_that_does_not_exist(tmp_path):
+    line = one_error_line(run_cli("compare", "--results", str(tmp_path), "--published",
+                                  str(tmp_path / "nodir")))
+    assert f"--published {tmp_path / 'nodir'} does not exist; give the folder of the " \
+        "published tables" in line
+    assert "run the workflow" not in line

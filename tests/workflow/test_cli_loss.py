@@ -122,3 +122,42 @@ def test_rank_based_methods_accept_any_real_scores(tmp_path, capsys):
     assert main(["loss", "--test", shifted, "--method", "test-optimal",
                  "--method", "rate-driven"]) == 0
     assert capsys.readouterr().out.split("\n\n")[0] == first
+
+
+def test_json_writes_an_infinite_loss_as_inf_and_a_value_not_computed_as_null(tmp_path,
+                                                                             capsys):
+    rng = np.random.default_rng(2)
+    y = np.array([0, 1] * 30)
+    s = np.clip(0.3 * y + 0.7 * rng.random(y.size), 0, 1)
+    path = write(tmp_path / "t.csv", y, s)
+    args = ["loss", "--test", path, "--loss", "f-measure", "--method", "rate-driven",
+            "--method", "test-optimal", "--gamma", "inf"]
+    assert main(args) == 0
+    csv_losses = pd.read_csv(StringIO(capsys.readouterr().out.split("\n\n")[0]))
+    assert main([*args, "--format", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    by_method = {row["method"]: row["expected_loss"] for row in payload["losses"]}
+    for method, value in zip(csv_losses["method"], csv_losses["expected_loss"], strict=True):
+        assert by_method[method] == ("inf" if np.isinf(value) else pytest.approx(value))
+    assert "inf" in by_method.values()  # rate-driven can pick a threshold with no TP
+
+    shifted = write(tmp_path / "out.csv", y, s * 3 - 1)  # outside [0, 1]: BS not computed
+    assert main(["loss", "--test", shifted, "--method", "test-optimal", "--gamma", "inf",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["BS"] is None
+
+
+@pytest.mark.parametrize("header", ["Label,Score", "LABEL,score", "score,Label"])
+@pytest.mark.parametrize("pos_label", [None, "1"])
+def test_the_header_names_label_and_score_in_any_case(tmp_path, capsys, header, pos_label):
+    y = [1, 0, 1, 0, 1, 0]
+    s = [0.9, 0.2, 0.6, 0.6, 0.3, 0.1]
+    lower = write(tmp_path / "lower.csv", y, s)
+    rows = zip(y, s, strict=True) if header.lower().startswith("label") else zip(s, y, strict=True)
+    other = tmp_path / "other.csv"
+    other.write_text(header + "\n" + "".join(f"{a},{b}\n" for a, b in rows))
+    extra = ["--pos-label", pos_label] if pos_label else []  # the line-by-line reading too
+    assert main(["loss", "--test", lower, "--gamma", "inf", *extra]) == 0
+    expected = capsys.readouterr().out
+    assert main(["loss", "--test", str(other), "--gamma", "inf", *extra]) == 0
+    assert capsys.readouterr().out == expected

@@ -24,6 +24,16 @@ def _run(args: argparse.Namespace) -> int:
 
     if not args.tolerance >= 0:  # also NaN
         raise UserError(f"--tolerance must be a number >= 0, got {args.tolerance}")
+    # the folders themselves first: a file or a wrong path given for one would otherwise be
+    # reported as a missing file inside it, with the advice to rerun the workflow
+    if not args.results.is_dir():
+        state = "is a file" if args.results.exists() else "does not exist"
+        raise UserError(f"--results {args.results} {state}; give the results folder of a "
+                        f"workflow run (the one holding {Path(layout.runs(_RESULTS)).name})")
+    if not args.published.is_dir():
+        state = "is a file" if args.published.exists() else "does not exist"
+        raise UserError(f"--published {args.published} {state}; give the folder of the "
+                        f"published tables, or leave it out (default: {PUBLISHED_DIR})")
     out = compare_results(args.results, args.published, args.tolerance, causes=args.causes)
     summary = out["summary"]
     with pd.option_context("display.width", 120, "display.max_columns", 20,

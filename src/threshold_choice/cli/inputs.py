@@ -26,6 +26,35 @@ _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 _OTHER_SEPARATORS = {";": "';'", "\t": "a tab", "|": "'|'"}
 
 
+#: the most replicates ``--bootstrap`` takes (a bound on the command's time: each replicate
+#: is evaluated; the library's own bound, ``bootstrap.MAX_REPLICATES``, is on its memory)
+MAX_BOOTSTRAP = 10_000
+
+
+def check_seed_and_bootstrap(args: argparse.Namespace) -> None:
+    """``--seed`` (a whole number >= 0, as the library checks it) and ``--bootstrap``
+    (0..:data:`MAX_BOOTSTRAP`), shared by the commands that take them, before any work."""
+    from threshold_choice.uncertainty import check_seed
+
+    check_seed(args.seed, "--seed", allow_none=False)
+    if not 0 <= args.bootstrap <= MAX_BOOTSTRAP:
+        raise UserError(f"--bootstrap must be between 0 and {MAX_BOOTSTRAP} (each replicate is "
+                        f"evaluated; 1000 give percentile intervals to about 0.1%), got "
+                        f"{args.bootstrap}")
+
+
+def check_train_given(methods: Sequence[str], given: bool) -> None:
+    """Refuse, before reading anything, methods that select on training scores without
+    ``--train`` (the library's message names its parameters, not the option)."""
+    from threshold_choice.methods import NEEDS_TRAIN
+
+    needs = [m for m in methods if m in NEEDS_TRAIN]
+    if needs and not given:
+        raise UserError(f"{', '.join(needs)} select(s) thresholds on the model's training "
+                        "scores: give them with --train FILE (a CSV label,score of the "
+                        "training set), or drop the method")
+
+
 def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -> None:
     """Refuse, before anything is read or written, an output file that is one of the inputs
     (the same path, or the same file under another name): every command that writes files
@@ -47,7 +76,7 @@ def _header_fix(found: Sequence[str]) -> str:
         for sep, name in _OTHER_SEPARATORS.items():
             if sep in found[0]:
                 return f"the file looks separated by {name}: separate the columns by commas"
-    if {"label", "score"} <= {c.strip() for c in found}:
+    if {"label", "score"} <= {c.strip().lower() for c in found}:
         return "remove the spaces around the column names (header line label,score)"
     return "expected a comma-separated header line label,score"
 
@@ -68,9 +97,10 @@ def read_scores_csv(
     path: str | Path, what: str, pos_label: str | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Read a comma-separated file with a header line naming the columns ``label`` and
-    ``score`` (other columns are ignored): labels 0/1, scores finite reals. With ``pos_label``
-    the labels are any two values, the rows labelled ``pos_label`` (compared as text) being
-    class 1 (the class the score estimates) and the others class 0.
+    ``score`` in any case (``Label,Score`` too; other columns are ignored): labels 0/1,
+    scores finite reals. With ``pos_label`` the labels are any two values, the rows labelled
+    ``pos_label`` (compared as text) being class 1 (the class the score estimates) and the
+    others class 0.
 
     Blank lines are skipped; errors name the file and the 1-based line (blank lines counted).
     A well-formed file is read as two typed columns (about 16 bytes a row: 10^7 rows in a few
@@ -90,21 +120,23 @@ def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
             header = next(csv.reader(handle), None)
-        if header is None or header.count("label") != 1 or header.count("score") != 1:
+        names = [c.lower() for c in header or ()]
+        if names.count("label") != 1 or names.count("score") != 1:
             return None
+        label, score = header[names.index("label")], header[names.index("score")]
         # all the columns (usecols would let a row with a field too many through), the two
         # read as float64 (other columns, rare, as text); pandas' warning that it dropped
         # fields is a problem too
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
             frame = pd.read_csv(path, encoding="utf-8-sig", index_col=False, engine="c",
-                                dtype={"label": np.float64, "score": np.float64},
+                                dtype={label: np.float64, score: np.float64},
                                 skip_blank_lines=True, na_filter=False)
     except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError,
             pd.errors.EmptyDataError, pd.errors.ParserWarning):
         return None
-    labels = frame["label"].to_numpy()
-    scores = frame["score"].to_numpy()
+    labels = frame[label].to_numpy()
+    scores = frame[score].to_numpy()
     if not (np.all((labels == 0.0) | (labels == 1.0)) and np.all(np.isfinite(scores))):
         return None
     return labels.astype(np.int8), scores
@@ -138,17 +170,18 @@ def _read_checked(
             f"{what} file {path} is empty; expected a header line label,score"
         ) from None
     except pd.errors.ParserError as exc:
-        raise UserError(
-            f"{what} file {path} is not a readable CSV: {exc}".splitlines()[0]
-        ) from None
+        raise UserError(_ragged_line(text, what, path) or
+                        f"{what} file {path} is not a readable CSV: {exc}".splitlines()[0]
+                        ) from None
     found = [str(c) for c in grid[0]]
-    twice = [c for c in ("label", "score") if found.count(c) > 1]
+    lower = [c.lower() for c in found]  # Label,Score is label,score
+    twice = [c for c in ("label", "score") if lower.count(c) > 1]
     if twice:
         raise UserError(
-            f"{what} file {path} has {len(found)} columns of which {found.count(twice[0])} are "
-            f"named {twice[0]}; keep one (which one is meant cannot be told)"
+            f"{what} file {path} has {len(found)} columns of which {lower.count(twice[0])} are "
+            f"named {twice[0]} (in any case); keep one (which one is meant cannot be told)"
         )
-    missing = [c for c in ("label", "score") if c not in found]
+    missing = [c for c in ("label", "score") if c not in lower]
     if missing:
         shown = ", ".join(repr(c) for c in found)
         raise UserError(
@@ -158,8 +191,8 @@ def _read_checked(
     lines = _LINE_BREAKS.split(text)
     blank = np.array([not line.strip() for line in lines[1 : len(grid)]], dtype=bool)
     keep = np.flatnonzero(~blank)
-    raw_labels = grid[1:, found.index("label")].astype(str)
-    raw_scores = grid[1:, found.index("score")].astype(str)
+    raw_labels = grid[1:, lower.index("label")].astype(str)
+    raw_scores = grid[1:, lower.index("score")].astype(str)
     scores = pd.to_numeric(pd.Series(raw_scores), errors="coerce").to_numpy(dtype=float)
     if pos_label is None:
         labels = pd.to_numeric(pd.Series(raw_labels), errors="coerce").to_numpy(dtype=float)
@@ -168,6 +201,23 @@ def _read_checked(
         labels = _labels_of(np.char.strip(raw_labels), ~blank, pos_label, what, path)
     _first_bad_line(~blank & ~np.isfinite(scores), raw_scores, what, path, "score")
     return labels[keep].astype(np.int8), scores[keep]
+
+
+def _ragged_line(text: str, what: str, path: Path) -> str | None:
+    """The message naming the first line with more fields than the header (what pandas'
+    tokenizer refuses), or None if there is none."""
+    reader = csv.reader(io.StringIO(text))
+    width = None
+    for row in reader:
+        if not row:  # a blank line
+            continue
+        if width is None:
+            width = len(row)
+        elif len(row) > width:
+            return (f"{what} file {path}: line {reader.line_num} has {len(row)} fields but the "
+                    f"header {width}; give each line one value per column (quote a value that "
+                    "holds a comma)")
+    return None
 
 
 def _labels_of(raw: np.ndarray, rows: np.ndarray, pos_label: str, what: str,

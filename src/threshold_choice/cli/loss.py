@@ -13,6 +13,8 @@ import numpy as np
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import (
     add_pos_label_argument,
+    check_seed_and_bootstrap,
+    check_train_given,
     probability_problem,
     read_scores_csv,
 )
@@ -21,7 +23,13 @@ from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.fmeasure import LOSSES
 from threshold_choice.methods import METHODS, NEEDS_TRAIN, PAPER_METHODS, TIE_BREAKING
-from threshold_choice.uncertainty import PAPER_GAMMAS, PAPER_GRID_SIZE, format_gamma, parse_gamma
+from threshold_choice.uncertainty import (
+    PAPER_GAMMAS,
+    PAPER_GRID_SIZE,
+    check_grid_size,
+    format_gamma,
+    parse_gamma,
+)
 
 if TYPE_CHECKING:  # pandas and the evaluation are imported by the run: --help stays quick
     import pandas as pd
@@ -43,15 +51,12 @@ PROBABILITY_METRICS: tuple[str, ...] = (
 )
 
 
-def _finite_or_none(value: object) -> object:
-    """JSON has no NaN or infinity: such numbers are written as null."""
+def _json_number(value: object) -> object:
+    """JSON has no NaN or infinity: an infinite number is written as the text "inf" or
+    "-inf" (as gamma is), NaN (a value not computed) as null."""
     if isinstance(value, float) and not np.isfinite(value):
-        return None
+        return None if np.isnan(value) else ("inf" if value > 0 else "-inf")
     return value
-
-
-#: replicates of ``loss --bootstrap`` (a bound on its time: each replicate is evaluated)
-_MAX_BOOTSTRAP = 10_000
 
 
 def _write_output(
@@ -60,7 +65,7 @@ def _write_output(
     """CSV (losses, a blank line, metrics) or JSON; ``metric_frame``: ``metric, value`` and,
     with ``--bootstrap``, ``lower, upper`` (as the losses then)."""
     def records(frame: pd.DataFrame) -> list[dict[str, object]]:
-        return [{k: _finite_or_none(v) for k, v in row.items()}
+        return [{k: _json_number(v) for k, v in row.items()}
                 for row in frame.to_dict(orient="records")]
 
     if fmt == "json":
@@ -85,20 +90,20 @@ def _run(args: argparse.Namespace) -> int:
     from threshold_choice.evaluation import LossSettings, expected_losses
     from threshold_choice.metrics import compute_metrics
 
-    if args.seed < 0:
-        raise UserError(f"--seed must be an integer >= 0, got {args.seed}")
-    if not 0 <= args.bootstrap <= _MAX_BOOTSTRAP:
-        raise UserError(f"--bootstrap must be between 0 and {_MAX_BOOTSTRAP}, got {args.bootstrap}")
+    check_seed_and_bootstrap(args)
+    check_grid_size(args.grid_size, "--grid-size")
     if args.bootstrap and args.loss != "accuracy":
         raise UserError("--bootstrap is for the accuracy loss only; drop --loss f-measure or "
                         "--bootstrap")
+    methods = args.method or [
+        m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
+    ]
+    check_train_given(methods, args.train is not None)
+    costs = _costs(args.costs, args.pos_label)
     labels, scores = read_scores_csv(args.test, "test", args.pos_label)
     train_y = train_s = None
     if args.train is not None:
         train_y, train_s = read_scores_csv(args.train, "training", args.pos_label)
-    methods = args.method or [
-        m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
-    ]
     problem = probability_problem(scores, methods, f"the scores of {args.test}")
     if problem is not None:
         raise UserError(problem)
@@ -109,22 +114,19 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed,
         rate_threshold_offset=args.rate_threshold_offset,
         tie_breaking=args.tie_breaking,
-        cost_distribution=args.cost_distribution,
+        cost_distribution=args.cost_distribution or "uniform",
         prior=args.prior,
         fixed_threshold=args.fixed_threshold,
         fixed_rate=args.fixed_rate,
     )
-    costs = _costs(args.costs, args.pos_label)
-    losses = expected_losses(
-        labels,
-        scores,
-        train_y=train_y,
-        train_s=train_s,
-        methods=methods,
-        gammas=gammas,
-        settings=settings,
-        loss_function=args.loss,
-    )
+    given = {"train_y": train_y, "train_s": train_s, "methods": methods, "gammas": gammas,
+             "settings": settings, "loss_function": args.loss}
+    losses = expected_losses(labels, scores, **given)
+    at_stated = None
+    if costs is not None and args.loss == "accuracy":  # K(c0) at the costs' own c0
+        at_stated = expected_losses(labels, scores, **given, at_cost=costs.cost_proportion)
+    if costs is not None and args.cost_distribution is None:
+        _uniform_costs_note(costs, at_stated is not None)
     metrics = compute_metrics(labels, scores, cost_distribution=settings.distribution)
     metrics.update(_decomposition_metrics(labels, scores, metrics))
     metrics.update(_ranking_metrics(labels, scores, args.top_k or []))
@@ -156,6 +158,8 @@ def _run(args: argparse.Namespace) -> int:
         for column, name in names.items():
             if column in losses.columns:
                 losses[name] = costs.in_units(losses[column])
+        if at_stated is not None:  # same rows, same order (by gamma then method)
+            losses["expected_cost_at_c"] = costs.in_units(at_stated["expected_loss"].to_numpy())
     losses["gamma"] = losses["gamma"].map(format_gamma)
     _write_output(losses, metric_frame, args.format, args.estimator)
     return 0
@@ -195,6 +199,20 @@ def _ranking_metrics(labels: np.ndarray, scores: np.ndarray,
         out[f"precision@{k}"] = float(precision_at_k(labels, scores, k))
         out[f"recall@{k}"] = float(recall_at_k(labels, scores, k))
     return out
+
+
+def _uniform_costs_note(costs: Costs, at_column: bool) -> None:
+    """Say on stderr that ``expected_cost`` averages over the paper's uniform ``c`` although
+    the costs state one ``c``, and which belief centred there to give instead."""
+    c0 = costs.cost_proportion
+    at = (f"expected_cost_at_c is the cost at c = {c0:.4g} itself; " if at_column else "")
+    if 0.0 < c0 < 1.0:  # a Beta of mean c0 with a + b = 20 (beta:4,16 for c0 = 0.2)
+        belief = f"beta:{20 * c0:.3g},{20 * (1 - c0):.3g}"
+    else:
+        belief = "uniform:0,0.1" if c0 == 0.0 else "uniform:0.9,1"
+    print(f"threshold-choice loss: note: expected_cost averages over c uniform on [0, 1] "
+          f"(the paper's belief) while --costs states c = FP/(FP+FN) = {c0:.4g}; {at}for a "
+          f"belief centred there give --cost-distribution, e.g. {belief}", file=sys.stderr)
 
 
 def _costs(text: str | None, pos_label: str | None) -> Costs | None:
@@ -244,7 +262,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=PAPER_GRID_SIZE,
         help="grid of true costs (grid, montecarlo)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the montecarlo draws")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the montecarlo draws and of --bootstrap (>= 0)")
     parser.add_argument(
         "--rate-threshold-offset",
         type=float,
@@ -285,7 +304,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--cost-distribution",
-        default="uniform",
+        default=None,
         metavar="SPEC",
         help="density of the true cost proportion: uniform (the paper's, default), beta:A,B, "
         "uniform:LO,HI or logit-uniform:LO,HI",
@@ -312,7 +331,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--costs", default=None, metavar="FP,FN",
         help="the cost of a false positive (class 0 predicted 1) and of a false negative, in "
         "your units: adds expected_cost = expected_loss x (FP + FN) / 2, the cost per "
-        "example (c = FP / (FP + FN) is the centre to give --cost-distribution)",
+        "example averaged over --cost-distribution (c = FP / (FP + FN) is the centre to give "
+        "it), and expected_cost_at_c, the cost per example when the true c is FP / (FP + FN) "
+        "(accuracy loss)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     parser.set_defaults(func=_run)

@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from threshold_choice.cli import COMMANDS
-from threshold_choice.cli.inputs import add_pos_label_argument, check_outputs, read_scores_csv
+from threshold_choice.cli.inputs import (
+    MAX_BOOTSTRAP,
+    add_pos_label_argument,
+    check_outputs,
+    check_seed_and_bootstrap,
+    check_train_given,
+    read_scores_csv,
+)
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.methods import METHODS, NEEDS_TRAIN
@@ -77,10 +84,18 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
     if args.kind == "roc":
         return {"costs": args.cost}
     if args.kind == "log-odds-regret":
+        if args.cost_range is not None:
+            low, high = args.cost_range
+            if not 0.0 < low < high < 1.0:  # also NaN
+                fix = (f"e.g. --cost-range {high:g} {low:g}" if 0.0 < high < low < 1.0
+                       else "e.g. --cost-range 0.05 0.5")
+                raise UserError(f"--cost-range LOW HIGH needs 0 < LOW < HIGH < 1 (the log-odds "
+                                f"of both ends finite), got {low:g} {high:g}; {fix}")
         return {"cost_range": args.cost_range}
     from threshold_choice.evaluation import LossSettings
 
-    kwargs: dict = {"settings": LossSettings(estimator=args.estimator)}
+    # --seed seeds the montecarlo draws as well as the bootstrap, as in ``loss``
+    kwargs: dict = {"settings": LossSettings(estimator=args.estimator, seed=args.seed)}
     if args.method:
         kwargs["methods"] = args.method
     if args.gamma:
@@ -114,6 +129,11 @@ def _run(args: argparse.Namespace) -> int:
             f"--out must end in one of {', '.join('.' + f for f in ALLOWED_FIGURE_FORMATS)}, "
             f"got {out.name}"
         )
+    for path in (out, out.with_suffix(".csv")):
+        if path.is_dir():
+            raise UserError(f"--out {out}: {path} is a folder; give a file name, e.g. "
+                            f"--out {path / ('figure' + out.suffix)}")
+    check_seed_and_bootstrap(args)
     trains = args.train or []
     check_outputs([out, out.with_suffix(".csv")], [*args.test, *trains])
     if trains and len(trains) != len(args.test):
@@ -123,8 +143,10 @@ def _run(args: argparse.Namespace) -> int:
         )
     names = args.name or [Path(p).stem for p in args.test]
     if len(names) != len(args.test):
-        raise UserError(f"{len(args.test)} --test files but {len(names)} --name values")
-    kwargs = _display_kwargs(args)
+        raise UserError(f"{len(args.test)} --test files but {len(names)} --name values: give "
+                        "one --name per --test (in the same order) or none (the file names)")
+    kwargs = _display_kwargs(args)  # (refuses --method for the kinds without methods)
+    check_train_given(args.method or [], bool(trains))
     cls = display_class(args.kind)
     several = len(args.test) > 1
     if several and issubclass(cls, CostCurveDisplay):
@@ -149,7 +171,11 @@ def _run(args: argparse.Namespace) -> int:
     if dropped and not trains and not args.method:
         print(f"threshold-choice plot: note: {', '.join(dropped)} left out: it selects on "
               "training scores; give --train", file=sys.stderr)
-    paths = save_displays(displays, out)
+    try:
+        paths = save_displays(displays, out)
+    except OSError as exc:  # the message names the file (the figure or the CSV beside it)
+        raise UserError(f"cannot write --out {out} ({exc.filename}: {exc.strerror}); give a "
+                        "path in a folder you can write") from None
     print(f"wrote {paths[out.suffix.lstrip('.').lower()]} and {paths['csv']}")
     return 0
 
@@ -192,8 +218,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--estimator", choices=ESTIMATORS, default="exact",
                         help="estimator of the expected losses in legends and curves")
     parser.add_argument("--bootstrap", type=int, default=0, metavar="N",
-                        help="draw 95%% bootstrap bands from N replicates of the test set")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap")
+                        help="draw 95%% bootstrap bands from N replicates of the test set "
+                        f"(at most {MAX_BOOTSTRAP})")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the bootstrap and of the montecarlo draws (>= 0)")
     parser.add_argument("--thresholds", nargs="+", type=float, metavar="T",
                         help="decision-curve: threshold probabilities in [0, 1) (default: 0, "
                         "0.01, ..., 0.99)")

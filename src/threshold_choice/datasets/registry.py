@@ -166,9 +166,14 @@ def get_spec(name: str, registry: Mapping[str, DatasetSpec] | None = None) -> Da
     """The entry of ``name``; :class:`UnknownDatasetError` lists the known names otherwise."""
     registry = load_registry() if registry is None else registry
     if name not in registry:
+        import difflib
+
+        same = [k for k in registry if k.lower() == str(name).lower()]
+        close = same or difflib.get_close_matches(str(name), list(registry), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
         raise UnknownDatasetError(
-            f"unknown dataset {name!r}. Known datasets: {', '.join(sorted(registry))}. "
-            "Use one of these names (lowercase, as in the paper's Table 8)."
+            f"unknown dataset {name!r}.{hint} Known datasets: {', '.join(sorted(registry))}. "
+            "Use one of these names, spelled exactly as listed."
         )
     return registry[name]
 

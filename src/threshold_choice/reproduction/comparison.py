@@ -194,7 +194,8 @@ def known_causes(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     if not path.exists():
         return pd.DataFrame(columns=list(CAUSE_COLUMNS))
-    frame = _read_csv(path, "the known causes").fillna("")
+    frame = _read_csv(path, "the known causes",
+                      "correct it, or give another file as causes (--causes)").fillna("")
     missing = set(CAUSE_COLUMNS) - set(frame.columns)
     if missing:
         raise UserError(f"{path} lacks column(s) {', '.join(sorted(missing))}; expected "
@@ -657,26 +658,31 @@ TABLE_SPECS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 
 _REDO = "run the workflow that produces it (again)"
+#: the fix for a published table: it is part of the project, not produced by a run
+_PUBLISHED_FIX = (f"give the folder of the published tables as published_dir (--published; "
+                  f"default {PUBLISHED_DIR})")
 
 
-def _read(path: Path, what: str, reader: Callable[[Path], pd.DataFrame]) -> pd.DataFrame:
-    """``reader(path)``; a missing, truncated or foreign file is a :class:`UserError`."""
+def _read(path: Path, what: str, reader: Callable[[Path], pd.DataFrame],
+          fix: str = _REDO) -> pd.DataFrame:
+    """``reader(path)``; a missing, truncated or foreign file is a :class:`UserError` ending
+    with ``fix``."""
     if not path.exists():
-        raise UserError(f"{what} {path} does not exist; {_REDO}")
+        raise UserError(f"{what} {path} does not exist; {fix}")
     if path.is_dir():
-        raise UserError(f"{what} {path} is a folder, not a file; {_REDO}")
+        raise UserError(f"{what} {path} is a folder, not a file; {fix}")
     try:
         return reader(path)
     except (OSError, ValueError, pa.ArrowException) as exc:  # pandas' parser errors too
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UserError(
             f"{what} {path} is unreadable (truncated or not the expected format: {detail}); "
-            f"{_REDO}"
+            f"{fix}"
         ) from None
 
 
-def _read_csv(path: Path, what: str) -> pd.DataFrame:
-    return _read(path, what, pd.read_csv)
+def _read_csv(path: Path, what: str, fix: str = _REDO) -> pd.DataFrame:
+    return _read(path, what, pd.read_csv, fix)
 
 
 def _finding_causes(findings: pd.DataFrame, causes: pd.DataFrame,
@@ -787,7 +793,8 @@ def compare_files(
     out: dict[str, pd.DataFrame] = {}
     for name, (pub_name, key, columns) in TABLE_SPECS.items():
         ours = _read_csv(Path(tables[name]), f"our {name}")
-        pub = _read_csv(published / PUBLISHED_FILES[pub_name], f"published {name}")
+        pub = _read_csv(published / PUBLISHED_FILES[pub_name], f"published {name}",
+                        _PUBLISHED_FIX)
         # the paper's rows only: a configuration's other datasets and models are extensions
         if name == "table5":
             paper = set(pub["dataset"].astype(str).str.lower())
