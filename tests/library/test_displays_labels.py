@@ -20,7 +20,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from tests.conftest import random_scores
-from threshold_choice import ThresholdChoiceClassifier, estimators
+from threshold_choice import CostLines, ThresholdChoiceClassifier, estimators, make_selection
 from threshold_choice.errors import UserError
 from threshold_choice.plotting import (
     BrierCurveDisplay,
@@ -190,3 +190,13 @@ def test_the_roc_legend_names_the_iso_cost_lines_not_line_numbers():
         row = display.optimal[display.optimal["c"] == c].iloc[0]
         assert any(t.startswith(f"optimal at c = {c:g}") and f"{row.loss:.4f}" in t
                    for t in texts)
+
+
+def test_a_training_method_without_training_scores_names_what_to_pass():
+    # from the library, the message names the arguments of the call, not the CLI's options
+    y, s = random_scores(4, 60)
+    with pytest.raises(UserError, match=r"train-optimal select\(s\) thresholds on the model's "
+                       r"training scores: give train_y and train_s"):
+        CostCurveDisplay.from_predictions(y, s, methods=["train-optimal"])
+    with pytest.raises(UserError, match=r"selects on training scores: pass train=CostLines"):
+        make_selection("train-optimal", CostLines.from_scores(y, s))

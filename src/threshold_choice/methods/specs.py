@@ -491,7 +491,8 @@ def _selection_options(
     """The options of :func:`make_selection` resolved for ``spec``, after its checks."""
     if spec.needs_train and train is None:
         raise UserError(
-            f"method {spec.name} selects on training scores: give the training scores")
+            f"method {spec.name} selects on training scores: pass train=CostLines.from_scores("
+            "train_y, train_s), the labels and scores of the model's training data")
     if spec.gamma_aware and gamma is None:
         raise UserError(f"method {spec.name} needs the certainty gamma")
     if skew_pi0 is None:

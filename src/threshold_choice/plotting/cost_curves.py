@@ -50,7 +50,9 @@ def selection(
 ) -> Selection:
     """The engine's selection of ``method`` at ``gamma`` with the settings' options."""
     if method in NEEDS_TRAIN and train is None:
-        raise UserError(f"{method} selects on the training scores: give them")
+        raise UserError(f"{method} selects on the training scores: pass train_y and train_s "
+                        "(from_predictions), X_train and y_train or a fitted "
+                        "ThresholdChoiceClassifier (from_estimator); or drop the method")
     return make_selection(method, test, train=train, gamma=gamma, **settings.selection_options())
 
 
