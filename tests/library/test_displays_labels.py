@@ -103,7 +103,7 @@ def test_pos_label_in_from_predictions_equals_the_0_1_labels(cls):
 
 def test_pos_label_other_than_a_label_or_names_without_it_are_refused():
     names = ["well", "sick", "well", "sick"]
-    with pytest.raises(UserError, match="pos_label 'ill' is not a label of y_true"):
+    with pytest.raises(UserError, match="y_true: no label is pos_label='ill'"):
         CostCurveDisplay.from_predictions(names, [0.1, 0.9, 0.3, 0.6], pos_label="ill")
     with pytest.raises(UserError, match="pass pos_label="):
         CostCurveDisplay.from_predictions(names, [0.1, 0.9, 0.3, 0.6])

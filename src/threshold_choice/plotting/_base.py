@@ -25,6 +25,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
+from threshold_choice import costlines
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
     ThresholdChoiceClassifier,
@@ -155,28 +156,17 @@ def estimator_scores(
 
 
 def binary_labels(y: ArrayLike, pos_label: Any, what: str) -> tuple[ArrayLike, Any]:
-    """``y`` as 0/1 (1 where it equals ``pos_label``) and the other class's label (``None``
-    when ``y`` holds ``pos_label`` only), as scikit-learn's ``from_predictions(pos_label=)``.
-    ``pos_label=None``: ``y`` as it is, which must be 0/1; labels of another kind are
-    refused naming ``pos_label=``."""
-    labels = np.asarray(y)
-    try:
-        values = [v.item() if isinstance(v, np.generic) else v for v in np.unique(labels)]
-    except TypeError:  # labels of mixed types: left to the 0/1 check
-        values = []
+    """``y`` as 0/1 (:func:`threshold_choice.costlines.binary_labels`: 1 where it equals
+    ``pos_label``; ``pos_label=None``: ``y`` itself, which must be 0/1) and the other class's
+    label (``None`` without ``pos_label``, or when ``y`` holds ``pos_label`` only)."""
+    y01 = costlines.binary_labels(y, pos_label, what)
     if pos_label is None:
-        if values and not all(isinstance(v, int | float) for v in values):
-            raise UserError(f"{what}: labels must be 0 or 1, got {values[:5]}; pass "
-                            "pos_label= (the class the score is for) to use these labels")
-        return y, None
-    if pos_label not in values:
-        raise UserError(f"pos_label {pos_label!r} is not a label of {what} (labels: "
-                        f"{values[:5]}); pass one of them")
-    if len(values) > 2:
-        raise UserError(f"{what} has {len(values)} labels {values[:5]}: pos_label needs two "
-                        "(a binary problem)")
-    others = [v for v in values if v != pos_label]
-    return (labels == pos_label).astype(np.int8), (others[0] if others else None)
+        return y01, None
+    others = np.unique(np.asarray(y)[y01 == 0])
+    if not others.size:
+        return y01, None
+    other = others[0]
+    return y01, (other.item() if isinstance(other, np.generic) else other)
 
 
 def model_name(estimator: Any) -> str:
