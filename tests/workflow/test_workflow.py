@@ -62,14 +62,6 @@ def write_config(tmp_path: Path, **overrides) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("tiny")
-    config = write_config(tmp)
-    first = snakemake(config_file=config)
-    return tmp / "results", config, first
-
-
 def test_tiny_run_writes_every_declared_output(tiny_run):
     results, _, _ = tiny_run
     runs = pd.read_parquet(results / "runs.parquet")
