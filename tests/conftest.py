@@ -3,7 +3,11 @@ of the tests that share a fixture for the parallel run (pytest-xdist, ``--dist l
 
 from __future__ import annotations
 
+import atexit
+import functools
 import importlib.util
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +26,24 @@ def random_scores(seed: int, n: int, *, decimals: int | None = 1, pi1: float = 0
     if decimals is not None:
         s = np.round(s, decimals)
     return y, s
+
+
+@functools.cache
+def authors_weka_jar_once() -> Path | None:
+    """The authors' Weka (Debian's weka 3.6.14 jar, checked against its pinned hashes), fetched
+    once per test process into a folder removed at exit; None where it cannot be had. The
+    workflow's tests put it in their runs' caches (as a second run of one's own finds it), so
+    that each run does not download it again; its download is tested in
+    tests/paper/test_weka_authors.py."""
+    from threshold_choice.errors import UserError
+    from threshold_choice.models.weka_debian import authors_weka_jar
+
+    folder = Path(tempfile.mkdtemp(prefix="threshold-choice-tests-weka-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    try:
+        return authors_weka_jar(folder)
+    except UserError:
+        return None
 
 
 @pytest.fixture

@@ -254,8 +254,10 @@ def test_without_the_package_the_run_uses_the_bundled_weka_and_says_so(tmp_path,
     from tests.workflow.test_workflow import snakemake, write_config
 
     _fake_apt(tmp_path / "bin", None, monkeypatch)  # the subprocess inherits PATH
-    config = write_config(tmp_path, models={"use": ["Prior", "Logist"], "baselines": ["Prior"],
-                                            "weka_jar": "authors"})
+    # a cache without the jar: the run must fetch it (and cannot)
+    config = write_config(tmp_path, authors_weka=False,
+                          models={"use": ["Prior", "Logist"], "baselines": ["Prior"],
+                                  "weka_jar": "authors"})
     proc = snakemake(config_file=config)
     warnings = [line for line in (proc.stdout + proc.stderr).splitlines()
                 if line.startswith("warning: the authors' Weka")]
