@@ -241,8 +241,10 @@ def test_the_default_run_gives_the_published_row_of_sonar(authors_jar, tmp_path)
         config = write_config(folder, datasets=["sonar"], splits={"iterations": 10},
                               models={"use": [*weka, "Prior"], "baselines": ["Prior"],
                                       "weka_jar": which})
-        snakemake(config_file=config)
-        diff = pd.read_csv(folder / "results" / "comparison" / "table8_diff.csv")
+        # the comparison with the published tables (the figures and the report are not needed)
+        table8 = folder / "results" / "comparison" / "table8_diff.csv"
+        snakemake(str(table8), config_file=config)
+        diff = pd.read_csv(table8)
         rows[which] = diff[diff["key"] == "sonar"].set_index("column")["status"]
     assert (rows["authors"] == "match").all(), rows["authors"].to_dict()
     assert set(rows["bundled"][rows["bundled"] != "match"].index) == {
