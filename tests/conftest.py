@@ -72,7 +72,8 @@ def pytest_collection_modifyitems(config, items):
     """Under ``--dist loadgroup`` (pyproject's addopts), the tests that use one of the suite's
     module- or session-scoped fixtures (a workflow run, the docs site, a wheel, the JVM) run
     in one worker, so that the fixture is made once: a group per module, or per fixture where
-    it is session-scoped (shared across modules). The other tests are spread one by one."""
+    it is session-scoped (shared across modules). The other tests are spread one by one,
+    the ``slow`` ones first."""
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None:
@@ -91,3 +92,7 @@ def pytest_collection_modifyitems(config, items):
             # one group: a session fixture's where there is one (it spans modules)
             session = sorted(g for g in groups if "::" in g)
             item.add_marker(pytest.mark.xdist_group(session[0] if session else groups.pop()))
+    if hasattr(config, "workerinput"):
+        # in a worker: the slow tests first (stable), so that the run ends on short tests that
+        # even out the two workers' ends, not on one end-to-end run while the other waits
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)

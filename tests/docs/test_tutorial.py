@@ -15,10 +15,13 @@ import sys
 from pathlib import Path
 
 import matplotlib
+import pytest
 
 from tests.conftest import REPO
 
 matplotlib.use("Agg")
+
+pytestmark = pytest.mark.slow  # the tutorial's commands, end to end
 
 BLOCK = re.compile(r"^```(python|bash|text)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
