@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from tests.docs.markdown_blocks import run_page
+
+pytestmark = pytest.mark.slow  # the tutorial's commands, end to end
 
 
 def _lines(text: str) -> list[str]:

@@ -42,12 +42,15 @@ INF = float("inf")
 DISTRIBUTIONS = ["beta:2,2", "beta:5,1.5", "uniform:0.1,0.45", "logit-uniform:0.02,0.7"]
 
 
+@functools.cache
 def density(spec):
     """``w`` and its support from the spec, written independently of the package."""
     kind, params = spec.split(":")
     p, q = (float(v) for v in params.split(","))
     if kind == "beta":
-        return stats.beta(p, q).pdf, (0.0, 1.0)
+        # remembered per point: the adaptive quadratures below ask for the same nodes again
+        # and again (the values are scipy's, the same bits)
+        return functools.lru_cache(maxsize=2**16)(stats.beta(p, q).pdf), (0.0, 1.0)
     if kind == "uniform":
         return (lambda c: 1.0 / (q - p) if p <= c <= q else 0.0), (p, q)
     z = math.log(q / (1 - q)) - math.log(p / (1 - p))

@@ -490,12 +490,13 @@ def brute_force_expected_loss(method, y, s, ty, ts, gamma, n_c=250, n_chat=20000
     from scipy.stats import beta as beta_dist
 
     c_hat = (np.arange(n_chat) + 0.5) / n_chat
-    lines = brute_force_lines(method, y, s, ty, ts, c_hat)
+    # each column contiguous: a product with a strided column is a thousand times slower
+    line0, line1 = np.ascontiguousarray(brute_force_lines(method, y, s, ty, ts, c_hat).T)
     total = 0.0
     for c in (np.arange(n_c) + 0.5) / n_c:
         w = beta_dist.pdf(c_hat, gamma * c + 1, gamma * (1 - c) + 1)
         w /= w.sum()
-        total += (1 - c) * (w @ lines[:, 0]) + c * (w @ lines[:, 1])
+        total += (1 - c) * (w @ line0) + c * (w @ line1)
     return total / n_c
 
 

@@ -42,8 +42,10 @@ print(frame["expected_loss"].round(6).tolist())
 
 
 def _run(args: list[str], cwd: Path, timeout: float = 1500) -> subprocess.CompletedProcess:
+    # the environment's own interpreter writes bytecode as it imports (the packages are
+    # installed without: _environment), so that each run does not compile them again
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")}
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -77,7 +79,10 @@ def _environment(where: Path, requirement: str) -> Path:
         pytest.skip("this Python cannot create a virtual environment with pip (no ensurepip)")
     venv.create(where / "env", with_pip=True, clear=True)
     python = where / "env" / "bin" / "python"
-    _ok(_run([str(python), "-m", "pip", "install", "-q", requirement], cwd=where))
+    # --no-compile: no bytecode for the whole environment's packages up front (a minute of
+    # CPU); what the tests import is compiled as it is first imported (_run)
+    _ok(_run([str(python), "-m", "pip", "install", "-q", "--no-compile", requirement],
+             cwd=where))
     return python
 
 

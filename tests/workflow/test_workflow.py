@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from tests.conftest import REPO, SHARED
+from tests.conftest import REPO, SHARED, authors_weka_jar_once
 
 pytestmark = pytest.mark.slow
 
@@ -47,7 +47,10 @@ def snakemake(*args: str, config_file: Path | None = None, check: bool = True, c
     return proc
 
 
-def write_config(tmp_path: Path, **overrides) -> Path:
+def write_config(tmp_path: Path, *, authors_weka: bool = True, **overrides) -> Path:
+    """A tiny configuration (``TINY`` with ``overrides``) whose results and caches are in
+    ``tmp_path``; with ``authors_weka``, its cache holds the authors' Weka already (fetched
+    once per test process: ``authors_weka_jar_once``), as after a first run."""
     # the caches every results folder of a checkout shares: the test's own
     config = {**TINY, "results": str(tmp_path / "results"),
               "cache": str(tmp_path / "shared-cache")}
@@ -59,15 +62,13 @@ def write_config(tmp_path: Path, **overrides) -> Path:
     config.update(overrides)
     path = tmp_path / "config.yaml"
     path.write_text(yaml.safe_dump(config))
+    jar = authors_weka_jar_once() if authors_weka else None
+    if jar is not None:
+        kept = Path(config["cache"]) / "weka" / jar.name
+        if not kept.exists():
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(jar, kept)
     return path
-
-
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("tiny")
-    config = write_config(tmp)
-    first = snakemake(config_file=config)
-    return tmp / "results", config, first
 
 
 def test_tiny_run_writes_every_declared_output(tiny_run):

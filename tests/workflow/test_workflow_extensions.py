@@ -76,9 +76,12 @@ PAPER_FILES = [
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    """Results of the tiny paper configuration, of the same with HGB and a dataset of one's
-    own added, and of the paper configuration under c ~ Beta(2, 2)."""
+def runs(tmp_path_factory, tiny_run):
+    """Results of the tiny paper configuration (the session's ``tiny_run``), of the same with
+    HGB and a dataset of one's own added, and of the paper configuration under c ~ Beta(2, 2).
+    The two runs start from a copy of the paper run's cache: the models it fitted on the same
+    datasets are taken from its score cache, not fitted again (fitting is checked in
+    test_workflow.py; the scores are the same bytes either way)."""
     tmp = tmp_path_factory.mktemp("extend")
     # the README's instructions, followed literally in a copy of the checkout
     checkout = checkout_copy(tmp / "checkout")
@@ -87,12 +90,12 @@ def runs(tmp_path_factory):
     assert "\nmodels: []\n" in text
     added.write_text(text.replace("\nmodels: []\n", "\n" + readme_model_entry()))
     add_own_dataset(checkout, tmp)
-    out = {"checkout": checkout}
-    for name in ("paper", "extended", "beta"):
+    paper_results, paper_config, _ = tiny_run
+    out = {"checkout": checkout, "paper": paper_results}
+    paper_cache = yaml.safe_load(paper_config.read_text())["cache"]
+    for name in ("extended", "beta"):
         (tmp / name).mkdir()
-    paper = write_config(tmp / "paper")
-    snakemake(config_file=paper)
-    out["paper"] = tmp / "paper" / "results"
+        shutil.copytree(paper_cache, tmp / name / "shared-cache")
     extended = write_config(
         tmp / "extended",
         datasets=[*TINY["datasets"], "my-haberman"],
