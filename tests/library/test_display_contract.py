@@ -24,31 +24,21 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from tests.conftest import random_scores
+from tests.library.displays import DISPLAYS, _close_figures  # noqa: F401
 from threshold_choice import LossSettings, ThresholdChoiceClassifier
 from threshold_choice.errors import UserError
 from threshold_choice.plotting import (
-    BrierCurveDisplay,
     CertaintyDisplay,
     CostCurveDisplay,
     DecisionCurveDisplay,
     FCostDisplay,
     FROCDisplay,
-    LogOddsRegretDisplay,
-    ROCDisplay,
 )
 from threshold_choice.plotting._base import HANDLE_LENGTH
 from threshold_choice.plotting._common import DATA_COLUMNS
 
-DISPLAYS = [CostCurveDisplay, BrierCurveDisplay, CertaintyDisplay, DecisionCurveDisplay,
-            FROCDisplay, FCostDisplay, ROCDisplay, LogOddsRegretDisplay]
 # few gammas keep the certainty display quick
 FAST = {CertaintyDisplay: {"gammas": [math.inf, 4.0, 1.0, 0.0]}}
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")

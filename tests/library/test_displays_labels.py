@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgba
@@ -20,27 +19,16 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from tests.conftest import random_scores
+from tests.library.displays import DISPLAYS, _close_figures  # noqa: F401
 from threshold_choice import CostLines, ThresholdChoiceClassifier, estimators, make_selection
 from threshold_choice.errors import UserError
 from threshold_choice.plotting import (
-    BrierCurveDisplay,
-    CertaintyDisplay,
     CostCurveDisplay,
     DecisionCurveDisplay,
     FCostDisplay,
     FROCDisplay,
-    LogOddsRegretDisplay,
     ROCDisplay,
 )
-
-DISPLAYS = [CostCurveDisplay, BrierCurveDisplay, CertaintyDisplay, DecisionCurveDisplay,
-            FROCDisplay, FCostDisplay, ROCDisplay, LogOddsRegretDisplay]
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")

@@ -16,31 +16,22 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 
+from tests.library.displays import DISPLAYS, _close_figures  # noqa: F401
 from threshold_choice import ThresholdChoiceClassifier
 from threshold_choice.errors import UserError
 from threshold_choice.plotting import (
-    BrierCurveDisplay,
     CertaintyDisplay,
     CostCurveDisplay,
     DecisionCurveDisplay,
-    FCostDisplay,
     FROCDisplay,
     LogOddsRegretDisplay,
     ROCDisplay,
 )
 
-DISPLAYS = [CostCurveDisplay, BrierCurveDisplay, CertaintyDisplay, DecisionCurveDisplay,
-            FROCDisplay, FCostDisplay, ROCDisplay, LogOddsRegretDisplay]
 FAST = {CertaintyDisplay: {"gammas": [math.inf, 1.0, 0.0], "refine": 1}}
 #: the share of its width a caller's axes keeps once a Display is drawn on it (the outside
 #: legend left about a tenth)
 KEPT = 0.7
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")
