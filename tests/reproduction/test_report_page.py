@@ -56,3 +56,50 @@ def test_software_table_keeps_each_version_once_in_order():
     got = software_table(["python 3.11; weka 3.9.6", "python 3.12; weka 3.9.6"])
     assert got.set_index("software")["version"].to_dict() == {
         "python": "3.11; 3.12", "weka": "3.9.6"}
+
+
+def paper_sized_comparison():
+    """A comparison where every cell of a 26-row Table 8 differs, each with a long cause (as
+    in the scikit-learn configuration's run)."""
+    summary, findings, diffs, tables = comparison()
+    columns = ["AUC", "BS", "CL", "RL", "test_optimal", "train_optimal", "score_driven",
+               "rate_driven", "sc_vs_tr", "rd_vs_tr"]
+    names = [f"dataset-{i}" for i in range(26)]
+    tables["table8"] = pd.DataFrame({"number": range(1, 27), "dataset": names,
+                                     **{c: [0.123456789012345] * 26 for c in columns}})
+    cause = ("the scikit-learn analogue of the model type, not the authors' Weka learner "
+             "(config/sklearn.yaml); see docs/reproduction.md")
+    diffs["table8"] = pd.DataFrame(
+        [{"key": k, "column": c, "ours": 0.1234, "published": 0.2, "abs_diff": 0.0766,
+          "within_tolerance": False, "status": "differs", "cause": cause}
+         for k in names for c in columns])
+    return summary, findings, diffs, tables
+
+
+def test_a_paper_sized_marked_table_renders_as_a_table_without_a_docutils_message():
+    from docutils.core import publish_parts
+
+    text = headline_rst(*paper_sized_comparison(), [], tolerance=0.0005)
+    # docutils refuses lines over its line-length limit (10 000): one line per row
+    assert max(len(line) for line in text.splitlines()) < 2000
+    body = publish_parts(text, writer="html")["html_body"]  # as Snakemake's report
+    assert "System Message" not in body and "system-message" not in body
+    table8 = body[body.rindex("Table 8 (by dataset"):]  # its heading, after the counts
+    assert table8.count('class="differs"') == 260
+    assert ">0.123<" in table8 and "0.123456789" not in body  # the published 3 decimals
+
+
+def test_tables_page_shows_every_gamma_in_numeric_order_at_the_published_precision():
+    from threshold_choice.reproduction.report import tables_page
+
+    summary, findings, diffs, tables = comparison()
+    labels = ["inf", "0", "16", "2", "32", "1", "0.5", "8", "4"]
+    frames = {g: tables["table7"].assign(AUC=0.123456789) for g in labels}
+    page = tables_page("table7", frames, diffs["table7"], note="c ~ beta:2,2")
+    headings = [line for line in page.splitlines() if line.startswith("<h2")]
+    assert [h.split("gamma = ")[1].split("<")[0] for h in headings] == [
+        "0", "0.5", "1", "2", "4", "8", "16", "32", "inf"]
+    assert page.count('class="differs"') == 1  # marked at gamma = inf, the published tables'
+    assert page.index('class="differs"') > page.index('id="gamma-inf"')
+    assert ">0.123<" in page and "0.1234567" not in page
+    assert "c ~ beta:2,2" in page

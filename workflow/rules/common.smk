@@ -19,7 +19,7 @@ from threshold_choice.reproduction.paper import (
     figures_drawn,
 )
 from threshold_choice.reproduction.tables import extends_paper, paper_models
-from threshold_choice.uncertainty import gamma_label
+from threshold_choice.uncertainty import gamma_label, parse_gamma
 
 try:
     check_config(config)
@@ -205,6 +205,17 @@ def tables_78(number, extended=False):
     return [layout.table(R, number, g, extended=extended) for g in GAMMAS]
 
 
+def table_labels(gamma=None):
+    """The report's labels of a Table 7 or 8 file: its gamma (none: the rendered page of every
+    gamma, first), ranked so that the report, which sorts labels as text, lists them in
+    numeric order (0, 1, 2, ..., inf; not 0, 1, 16, 2)."""
+    ranked = sorted(GAMMAS, key=parse_gamma)
+    width = len(str(len(ranked)))
+    if gamma is None:
+        return {"#": "0" * width, "gamma": "every gamma (3 decimals)"}
+    return {"#": str(ranked.index(gamma) + 1).zfill(width), "gamma": f"{gamma} (CSV)"}
+
+
 def extended_tables(number):
     """The extended Table ``number`` CSVs (none when the configuration is within the paper)."""
     return tables_78(number, extended=True) if EXTENDS_PAPER else []
@@ -240,5 +251,7 @@ def figure_outputs():
 
 def comparison_outputs():
     return [layout.comparison(R, name) for name in layout.COMPARISON_FILES] + [
-        layout.report_page(R)
+        layout.report_page(R),
+        layout.report_table(R, "table7"),
+        layout.report_table(R, "table8"),
     ]

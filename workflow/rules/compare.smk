@@ -45,12 +45,29 @@ rule report_page:
         table8_diff=layout.comparison(R, "table8_diff"),
         table7=layout.compared_table(R, "table7"),
         table8=layout.compared_table(R, "table8"),
-        timings=[
-            layout.scores(R, d, m, "timings.csv") for d in DATASETS for m in MODELS
-        ],
+        # the runs stand for the score jobs' timings (params): those jobs write them with the
+        # scores the runs are made of; as inputs, ~300 files would fill the job's "reason"
+        runs=layout.runs(R),
+        table7_all=tables_78(7),
+        table8_all=tables_78(8),
     output:
         # the first page of `snakemake --report` (workflow/report/workflow.rst includes it)
-        layout.report_page(R),
+        page=layout.report_page(R),
+        # Tables 7 and 8 at every gamma, rendered, in numeric order (the CSVs: rule tables)
+        table7=report(
+            layout.report_table(R, "table7"),
+            caption="../report/table7_page.rst",
+            category="Tables",
+            subcategory="Table 7 (by model)",
+            labels=table_labels(),
+        ),
+        table8=report(
+            layout.report_table(R, "table8"),
+            caption="../report/table8_page.rst",
+            category="Tables",
+            subcategory="Table 8 (by dataset)",
+            labels=table_labels(),
+        ),
     log:
         f"{R}/logs/report_page.log",
     benchmark:
@@ -59,5 +76,9 @@ rule report_page:
         "../../environment.yml"
     params:
         tolerance=config["comparison"]["tolerance"],
+        timings=[
+            layout.scores(R, d, m, "timings.csv") for d in DATASETS for m in MODELS
+        ],
+        gammas=GAMMAS,
     script:
         "../scripts/report_page.py"

@@ -30,21 +30,23 @@ rule tables:
     output:
         table7=[
             report(
-                path,
+                layout.table(R, 7, g),
                 caption="../report/table7.rst",
                 category="Tables",
                 subcategory="Table 7 (by model)",
+                labels=table_labels(g),
             )
-            for path in tables_78(7)
+            for g in GAMMAS
         ],
         table8=[
             report(
-                path,
+                layout.table(R, 8, g),
                 caption="../report/table8.rst",
                 category="Tables",
                 subcategory="Table 8 (by dataset)",
+                labels=table_labels(g),
             )
-            for path in tables_78(8)
+            for g in GAMMAS
         ],
         extended7=extended_tables(7),
         extended8=extended_tables(8),

@@ -1,4 +1,5 @@
-"""Rule report_page: the first page of the report (the headline of the comparison)."""
+"""Rule report_page: the first page of the report (the headline of the comparison) and
+Tables 7 and 8 at every gamma as pages of the report."""
 
 from threshold_choice.reproduction.steps import log_to, step_report_page
 
@@ -12,7 +13,14 @@ with log_to(snakemake.log[0]):
             "table8": snakemake.input.table8_diff,
         },
         {"table7": snakemake.input.table7, "table8": snakemake.input.table8},
-        list(snakemake.input.timings),
-        snakemake.output[0],
+        list(snakemake.params.timings),
+        snakemake.output.page,
         tolerance=snakemake.params.tolerance,
+        gamma_tables={
+            name: dict(
+                zip(snakemake.params.gammas, snakemake.input[name + "_all"], strict=True)
+            )
+            for name in ("table7", "table8")
+        },
+        pages={"table7": snakemake.output.table7, "table8": snakemake.output.table8},
     )

@@ -39,7 +39,8 @@ defaults). ``benchmarks/bench_jvm.py`` measures the difference.
 
 Side effects of the JVM start: Weka creates ``~/wekafiles`` (its home directory; even with
 packages off), and two harmless ``com.github.fommil.netlib.ARPACK`` warnings (no native
-ARPACK; none of the paper's learners uses it) go to stderr.
+ARPACK; none of the paper's learners uses it) go to stderr (in the workflow, the job's log:
+``reproduction.steps.log_to``).
 
 Neither is imported when :mod:`threshold_choice` or this module is imported: the JVM is
 started lazily, once per process, by :func:`ensure_jvm` (called by ``fit``, ``predict*``,
@@ -50,7 +51,10 @@ started lazily, once per process, by :func:`ensure_jvm` (called by ``fit``, ``pr
 from __future__ import annotations
 
 import functools
+import importlib.util
+import logging
 import os
+import sys
 import threading
 import zipfile
 from pathlib import Path
@@ -98,6 +102,8 @@ WEKA_JAR_ENV = "THRESHOLD_CHOICE_WEKA_JAR"
 
 def _import_wrapper() -> tuple[Any, Any]:
     """``(jpype, weka.core.jvm)``, or a :class:`UserError` naming what to install."""
+    root = logging.getLogger()
+    before = list(root.handlers)
     try:
         import jpype
         import weka.core.jvm as wjvm
@@ -106,7 +112,22 @@ def _import_wrapper() -> tuple[Any, Any]:
             f"the Weka backend needs python-weka-wrapper3 (with JPype), which is not "
             f"importable ({exc}); {_INSTALL_HINT}."
         ) from exc
+    finally:
+        # weka.core.jvm calls logging.basicConfig() on import: its root handler would print
+        # every record of the process (Snakemake's, a job's) a second time on stderr
+        for handler in [h for h in root.handlers if h not in before]:
+            root.removeHandler(handler)
     return jpype, wjvm
+
+
+def _bundled_lib_dir() -> Path:
+    """python-weka-wrapper3's ``lib`` folder (its ``weka.jar``), found without importing it
+    (importing ``weka`` adds a root logging handler and a JVM module to the process)."""
+    spec = importlib.util.find_spec("weka")
+    if spec is None or not spec.submodule_search_locations:
+        _import_wrapper()  # raises the error naming what to install
+    assert spec is not None and spec.submodule_search_locations
+    return Path(next(iter(spec.submodule_search_locations))) / "lib"
 
 
 def _pip_java_home() -> str | None:
@@ -153,10 +174,10 @@ def resolved_weka_jar(weka_jar: str | os.PathLike[str] | None = None) -> str:
         weka_jar = os.environ.get(WEKA_JAR_ENV) or None
     if weka_jar is not None:
         return check_weka_jar(weka_jar)
-    jpype, wjvm = _import_wrapper()
-    if jpype.isJVMStarted():
+    jpype = sys.modules.get("jpype")
+    if jpype is not None and jpype.isJVMStarted():
         return _running_weka_jar(jpype)
-    return str((Path(wjvm.lib_dir()) / "weka.jar").resolve())
+    return str((_bundled_lib_dir() / "weka.jar").resolve())
 
 
 def _locate_jvm(jpype: Any) -> str:

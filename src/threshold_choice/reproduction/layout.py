@@ -19,6 +19,7 @@ their rules alone.
     <results>/figures/<fig1..fig9>.<ext>            the figures and their data (csv)
     <results>/comparison/<name>.csv                 the comparison with the paper
     <results>/comparison/report.rst                 the report's first page (``report_page``)
+    <results>/comparison/report_table<7|8>.html     Tables 7 and 8 at every gamma, rendered
 
 Gamma labels in file names (``<g>``) are :func:`~threshold_choice.uncertainty.gamma_label`:
 ``inf`` or a plain number, matching :data:`GAMMA_LABEL`.
@@ -99,6 +100,11 @@ def report_page(results: str | os.PathLike[str]) -> str:
     return _join(results, "comparison", "report.rst")
 
 
+def report_table(results: str | os.PathLike[str], name: str) -> str:
+    """``name`` (``table7``, ``table8``) at every gamma as the report's HTML page."""
+    return _join(results, "comparison", f"report_{name}.html")
+
+
 def comparison_folder(results: str | os.PathLike[str]) -> str:
     """The folder of the comparison's outputs."""
     return _join(results, "comparison")
@@ -121,6 +127,7 @@ __all__ = [
     "dataset_runs",
     "figure",
     "report_page",
+    "report_table",
     "runs",
     "scores",
     "splits",

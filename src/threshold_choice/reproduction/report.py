@@ -17,9 +17,12 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from threshold_choice.reproduction.comparison import differing_cells
+from threshold_choice.uncertainty import gamma_label, parse_gamma
 
-__all__ = ["headline_rst", "software_table"]
+__all__ = ["headline_rst", "software_table", "tables_page"]
 
+#: the row key of Tables 7 and 8
+KEYS = {"table7": "model", "table8": "dataset"}
 TITLES = {"table5": "Table 5 (datasets)", "table7": "Table 7 (by model type, gamma = inf)",
           "table8": "Table 8 (by dataset, gamma = inf)"}
 _STYLE = """<style>
@@ -68,10 +71,11 @@ def software_table(software: Iterable[str]) -> pd.DataFrame:
                          "version": ["; ".join(v) for v in seen.values()]})
 
 
-def _table_html(frame: pd.DataFrame, key: str, diff: pd.DataFrame) -> str:
+def _table_html(frame: pd.DataFrame, key: str, diff: pd.DataFrame | None = None) -> str:
     """``frame`` as an HTML table; the cells that differ from the published value marked, with
-    the published value and the cause in their tooltip."""
-    bad = diff[diff["status"] == "differs"]
+    the published value and the cause in their tooltip (none without ``diff``)."""
+    bad = diff[diff["status"] == "differs"] if diff is not None else pd.DataFrame(
+        columns=["key", "column", "published", "cause"])
     marks = {(str(k).lower(), c): (p, cause) for k, c, p, cause in
              zip(bad["key"], bad["column"], bad["published"], bad["cause"], strict=True)}
     head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
@@ -91,13 +95,21 @@ def _table_html(frame: pd.DataFrame, key: str, diff: pd.DataFrame) -> str:
             else:
                 cells.append(f"<td>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return _scroll(f'<table class="tc"><tr>{head}</tr>' + "".join(rows) + "</table>")
+    return _scroll(_rows_html(head, rows))
 
 
-def _frame_html(frame: pd.DataFrame, left: Iterable[str] = ()) -> str:
-    """``frame`` as an HTML table: numbers to the right, text to the left (the ``left``
-    columns wide)."""
+def _rows_html(head: str, rows: list[str]) -> str:
+    """A table of one line per row: the page's raw blocks stay far below docutils'
+    line-length limit (10 000 characters) whatever the number of rows."""
+    return "\n".join(['<table class="tc">', f"<tr>{head}</tr>", *rows, "</table>"])
+
+
+def _frame_html(frame: pd.DataFrame, left: Iterable[str] = (),
+                decimals: Mapping[str, int] | None = None) -> str:
+    """``frame`` as an HTML table: numbers to the right (``decimals[column]`` decimals, else
+    the published tables' 3), text to the left (the ``left`` columns wide)."""
     left = set(left)
+    decimals = dict(decimals or {})
     head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
     rows = []
     for record in frame.itertuples(index=False):
@@ -105,10 +117,11 @@ def _frame_html(frame: pd.DataFrame, left: Iterable[str] = ()) -> str:
         for column, value in zip(frame.columns, record, strict=True):
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
             css = ' class="cause"' if column in left else ("" if numeric else ' class="key"')
-            text = _number(value, 6) if isinstance(value, float) else str(value)
+            text = (_number(value, decimals.get(column, 3)) if isinstance(value, float)
+                    else str(value))
             cells.append(f"<td{css}>{_e(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return _scroll(f'<table class="tc"><tr>{head}</tr>' + "".join(rows) + "</table>")
+    return _scroll(_rows_html(head, rows))
 
 
 def _grouped(cells: pd.DataFrame, most: int = 8) -> pd.DataFrame:
@@ -194,7 +207,10 @@ def headline_rst(
     if cells.empty:
         lines.append("None.\n" if applies else "Not compared (see above).\n")
     else:
-        lines.append(_raw(_frame_html(_grouped(cells), left=("cause",))))
+        # ours and published at the published 3 decimals; the difference with one more, to
+        # show it beyond the tolerance (half a unit of the third)
+        lines.append(_raw(_frame_html(_grouped(cells), left=("cause",),
+                                      decimals={"difference": 4})))
     for table, key in (("table7", "model"), ("table8", "dataset")):
         if table in tables:
             lines.append(_heading(TITLES[table]))
@@ -209,3 +225,34 @@ def headline_rst(
         lines.append(_heading("Software of the score jobs"))
         lines.append(_raw(_frame_html(versions, left=("version",))))
     return "\n".join(lines)
+
+
+def tables_page(name: str, tables: Mapping[str, pd.DataFrame],
+                diff: pd.DataFrame | None = None, *, note: str = "") -> str:
+    """Table 7 or 8 (``name``: ``table7``, ``table8``) at every gamma as one HTML page, the
+    gammas in numeric order (0, 1, 2, ..., inf), the numbers at the published 3 decimals.
+
+    ``tables`` maps each gamma's label (``inf``, ``4``, ...) to its table (the CSV the
+    workflow writes, at full precision); ``diff`` is the comparison's diff of ``name`` (at
+    gamma = inf, the published tables' certainty): its differing cells are marked there;
+    ``note`` (e.g. the conditions of a run under another belief) goes under the title.
+    """
+    title = {"table7": "Table 7 (by model type)", "table8": "Table 8 (by dataset)"}[name]
+    order = sorted(tables, key=parse_gamma)
+    parts = [f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{_e(title)}</title>",
+             _STYLE, "<style>body { font-family: sans-serif; margin: 1em; }</style>",
+             "</head><body>", f"<h1>{_e(title)} at every certainty level</h1>",
+             "<p>gamma = " + ", ".join(f'<a href="#gamma-{_e(g)}">{_e(g)}</a>' for g in order)
+             + ". Numbers at the published precision (3 decimals); the CSV files keep full "
+             "precision.</p>"]
+    if note:
+        parts.append(f"<p>{_e(note)}</p>")
+    for label in order:
+        inf = parse_gamma(label) == float("inf")
+        parts.append(f'<h2 id="gamma-{_e(gamma_label(label))}">gamma = {_e(label)}</h2>')
+        if inf and diff is not None:
+            parts.append("<p>Cells that differ from the published value are marked; hover "
+                         "for the published value and the cause.</p>")
+        parts.append(_table_html(tables[label], KEYS[name], diff if inf else None))
+    parts.append("</body></html>\n")
+    return "\n".join(parts)

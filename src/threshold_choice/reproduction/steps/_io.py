@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -23,12 +24,14 @@ def log_to(path: Path | str) -> Iterator[None]:
     traceback there and re-raised (a :class:`UserError` as its one-line message)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as log:
+    # line-buffered: Python's lines and those written to the descriptors (below) keep their order
+    with open(path, "w", encoding="utf-8", buffering=1) as log:
         handler = logging.StreamHandler(log)
         logging.getLogger().addHandler(handler)
         logging.getLogger().setLevel(logging.INFO)
         try:
-            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+            with (contextlib.redirect_stdout(log), contextlib.redirect_stderr(log),
+                  _descriptors_to(log)):
                 yield
         except UserError as exc:
             log.write(f"error: {exc}\n")
@@ -39,6 +42,28 @@ def log_to(path: Path | str) -> Iterator[None]:
             raise
         finally:
             logging.getLogger().removeHandler(handler)
+
+
+@contextlib.contextmanager
+def _descriptors_to(log: Any) -> Iterator[None]:
+    """The process's standard output and error descriptors (1, 2) written to ``log`` meanwhile:
+    what bypasses ``sys.stdout``/``sys.stderr`` (the JVM's and Java libraries' warnings, e.g.
+    netlib's ``Failed to load implementation from: ...NativeSystemARPACK``) goes to the
+    job's log, not to the console."""
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.flush()
+    saved = [os.dup(1), os.dup(2)]
+    try:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        yield
+    finally:
+        log.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved:
+            os.close(fd)
 
 
 def one_line(exc: BaseException) -> str:

@@ -255,13 +255,18 @@ def step_report_page(
     out: Path | str,
     *,
     tolerance: float,
+    gamma_tables: Mapping[str, Mapping[str, Path | str]] | None = None,
+    pages: Mapping[str, Path | str] | None = None,
 ) -> None:
     """The report's first page (:func:`threshold_choice.reproduction.report.headline_rst`)
     from the comparison's outputs ``comparison`` (``summary``, ``findings``, ``table5``,
     ``table7``, ``table8`` diffs), our ``tables`` at gamma = inf (``table7``, ``table8``) and
-    the score jobs' ``timings`` files (their ``software`` column), written to ``out``."""
+    the score jobs' ``timings`` files (their ``software`` column), written to ``out``; and
+    for each ``table7``/``table8`` of ``pages``, that table at every gamma of
+    ``gamma_tables[name]`` (gamma label -> CSV) as an HTML page
+    (:func:`~threshold_choice.reproduction.report.tables_page`)."""
     from threshold_choice.atomic import write_text_atomic
-    from threshold_choice.reproduction.report import headline_rst
+    from threshold_choice.reproduction.report import headline_rst, tables_page
 
     def read(path: Path | str) -> pd.DataFrame:
         return pd.read_csv(path, keep_default_na=False, na_values=[""])
@@ -271,10 +276,15 @@ def step_report_page(
     findings = read(comparison["findings"]).fillna({"cause": ""})
     software = {line for path in timings
                 for line in pd.read_csv(path, usecols=["software"])["software"]}
-    text = headline_rst(read(comparison["summary"]), findings, diffs,
+    summary = read(comparison["summary"])
+    text = headline_rst(summary, findings, diffs,
                         {name: read(path) for name, path in tables.items()},
                         sorted(software), tolerance=tolerance)
     write_text_atomic(out, text)
+    note = next((str(n) for n in summary["note"] if isinstance(n, str) and n), "")
+    for name, page in (pages or {}).items():
+        frames = {label: read(path) for label, path in (gamma_tables or {})[name].items()}
+        write_text_atomic(page, tables_page(name, frames, diffs[name], note=note))
 
 
 def step_compare(
