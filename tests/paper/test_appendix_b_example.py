@@ -141,3 +141,18 @@ def test_the_texts_train_optimal_without_information_calibrates_each_leaf_on_its
     exact = areas(estimator="exact")[("train-optimal", 0.0)]
     assert mae([1 / 20] * 3 + [1, 1]) == pytest.approx(exact, abs=1e-12)
     assert round(exact, 4) == 0.2187
+
+
+def test_the_texts_areas_under_complete_uncertainty_against_the_default_legends():
+    # docs/paper-notes.md: what Fig. 9's legend prints at gamma = 0 with the tables' grid,
+    # and where the text's values come from
+    grid = areas(estimator="grid", grid_size=1000, rate_threshold_offset=1e-7,
+                 tie_breaking="authors")
+    exact = areas(estimator="exact")
+    zero = 0.0
+    # the text's 0.3166 doubles its rounded 0.1583; its 0.2546 integrates its rounded
+    # K(c) = 0.2677 - 0.0263 c (0.25455)
+    assert round(grid[("test-optimal", zero)], 4) == 0.3165
+    assert round(grid[("score-driven", zero)], 4) == 0.2547
+    assert round(grid[("rate-driven", zero)], 4) == 0.3604
+    assert round(exact[("rate-driven", zero)], 4) == 0.3605
