@@ -92,7 +92,7 @@ def test_a_paper_sized_marked_table_renders_as_a_table_without_a_docutils_messag
 def test_tables_page_shows_every_gamma_in_numeric_order_at_the_published_precision():
     from threshold_choice.reproduction.report import tables_page
 
-    summary, findings, diffs, tables = comparison()
+    _, _, diffs, tables = comparison()
     labels = ["inf", "0", "16", "2", "32", "1", "0.5", "8", "4"]
     frames = {g: tables["table7"].assign(AUC=0.123456789) for g in labels}
     page = tables_page("table7", frames, diffs["table7"], note="c ~ beta:2,2")
