@@ -33,16 +33,56 @@ GUIDE = ["getting-started", "user-guide", "conventions", "library", "methods", "
          "workflow", "config-reference", "cluster", "benchmarks", "changelog", "api"]
 
 
+def documented_commands() -> list[tuple[str, str]]:
+    """``(page, command line)`` of each place the README and docs/ give the site's build: the
+    ``bash`` lines that run Sphinx, with the lines before them in their block (the install)."""
+    found = []
+    for page in (REPO / "README.md", DOCS / "index.md"):
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            if "-m sphinx" in block:
+                found.append((page.name, " && ".join(block.strip().splitlines())))
+    return found
+
+
+def test_the_documented_site_commands_install_what_the_build_imports():
+    # a reader who followed the README's install (no docs extra) runs the line as written:
+    # its install part must bring every distribution the build imports
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    commands = documented_commands()
+    assert {page for page, _ in commands} == {"README.md", "index.md"}
+    names = {m: packages_distributions().get(m, [m])[0].lower().replace("_", "-")
+             for m in ("sphinx", "numpydoc", "sphinx_gallery", "myst_parser",
+                       "pydata_sphinx_theme", "yaml", "matplotlib", "numpy")}
+    for page, line in commands:
+        install, build = line.split(" && ")
+        wanted = re.fullmatch(r'python3 -m pip install -e "\.\[([\w,]+)\]"', install)
+        assert wanted, (page, install)
+        given = set(project["dependencies"])
+        for extra in wanted.group(1).split(","):
+            given |= set(extras[extra])
+        given = {re.split(r"[<>=;\[ ]", r, maxsplit=1)[0].lower() for r in given}
+        assert set(names.values()) <= given, (page, set(names.values()) - given)
+        assert build.split()[:-2] == ["python3", *BUILD[1:]], (page, build)
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """The site, built once into a temporary folder from a fresh environment (``-E``: every
-    page read again, so every warning shows)."""
+    page read again, so every warning shows), by the README's command (its output folder
+    aside)."""
     for module in ("sphinx", "numpydoc", "sphinx_gallery", "myst_parser", "pydata_sphinx_theme"):
         if importlib.util.find_spec(module) is None:
             pytest.fail(f"{module} is not installed: python3 -m pip install -e '.[docs]'")
     out = tmp_path_factory.mktemp("site")
     warnings = out / "warnings.txt"
-    proc = subprocess.run([*BUILD, "-E", "-w", str(warnings), str(DOCS), str(out / "html")],
+    readme = dict(documented_commands())["README.md"].split(" && ")[1].split()
+    assert readme[-2:] == ["docs", "docs/_build/html"]
+    build = [sys.executable, *readme[1:-2]]
+    proc = subprocess.run([*build, "-E", "-w", str(warnings), str(DOCS), str(out / "html")],
                           cwd=REPO, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert warnings.read_text().strip() == ""
