@@ -205,14 +205,15 @@ def tables_78(number, extended=False):
     return [layout.table(R, number, g, extended=extended) for g in GAMMAS]
 
 
-def table_labels(gamma=None):
-    """The report's labels of a Table 7 or 8 file: its gamma (none: the rendered page of every
-    gamma, first), ranked so that the report, which sorts labels as text, lists them in
+def table_labels(path=None):
+    """The report's labels of a Table 7 or 8 CSV ``path`` (none: the page of every gamma,
+    first), ranked by gamma so that the report, which sorts labels as text, lists them in
     numeric order (0, 1, 2, ..., inf; not 0, 1, 16, 2)."""
     ranked = sorted(GAMMAS, key=parse_gamma)
     width = len(str(len(ranked)))
-    if gamma is None:
+    if path is None:
         return {"#": "0" * width, "gamma": "every gamma (3 decimals)"}
+    gamma = layout.table_gamma(path)
     return {"#": str(ranked.index(gamma) + 1).zfill(width), "gamma": f"{gamma} (CSV)"}
 
 

@@ -79,6 +79,5 @@ rule report_page:
         timings=[
             layout.scores(R, d, m, "timings.csv") for d in DATASETS for m in MODELS
         ],
-        gammas=GAMMAS,
     script:
         "../scripts/report_page.py"

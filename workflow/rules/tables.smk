@@ -30,23 +30,23 @@ rule tables:
     output:
         table7=[
             report(
-                layout.table(R, 7, g),
+                path,
                 caption="../report/table7.rst",
                 category="Tables",
                 subcategory="Table 7 (by model)",
-                labels=table_labels(g),
+                labels=table_labels(path),
             )
-            for g in GAMMAS
+            for path in tables_78(7)
         ],
         table8=[
             report(
-                layout.table(R, 8, g),
+                path,
                 caption="../report/table8.rst",
                 category="Tables",
                 subcategory="Table 8 (by dataset)",
-                labels=table_labels(g),
+                labels=table_labels(path),
             )
-            for g in GAMMAS
+            for path in tables_78(8)
         ],
         extended7=extended_tables(7),
         extended8=extended_tables(8),

@@ -84,6 +84,14 @@ def table(results: str | os.PathLike[str], number: int, gamma: str = "inf", *,
     return _join(results, *folder, name)
 
 
+def table_gamma(path: str | os.PathLike[str]) -> str:
+    """The gamma label of a Table 7 or 8 CSV named by :func:`table`."""
+    name = os.path.basename(os.fspath(path))
+    if not (name.startswith(("table7_gamma-", "table8_gamma-")) and name.endswith(".csv")):
+        raise ValueError(f"{name} is not a Table 7 or 8 CSV")
+    return name[len("table7_gamma-"):-len(".csv")]
+
+
 def compared_table(results: str | os.PathLike[str], name: str) -> str:
     """The CSV of ``name`` (one of :data:`COMPARED_TABLES`) the comparison reads: Table 5,
     Tables 7 and 8 at gamma = inf (the published ones' certainty)."""
@@ -132,4 +140,5 @@ __all__ = [
     "scores",
     "splits",
     "table",
+    "table_gamma",
 ]
