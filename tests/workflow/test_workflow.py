@@ -565,10 +565,8 @@ def test_default_config_is_the_papers_protocol_end_to_end_on_two_small_datasets(
         assert (plain["loss"] - plain["expected_loss"]).abs().max() > 1e-6
 
 
-def test_sklearn_config_runs_the_scikit_learn_learners_without_a_jvm(tmp_path):
-    config = write_config(tmp_path, datasets=["haberman"])
-    snakemake(config_file=config, extra_configs=(REPO / "config" / "sklearn.yaml",))
-    results = tmp_path / "results"  # the tiny config's results, not results/sklearn
+def test_sklearn_config_runs_the_scikit_learn_learners_without_a_jvm(sklearn_run):
+    results, _ = sklearn_run  # the tiny config's results, not results/sklearn
     for model in TINY["models"]["use"]:
         timings = pd.read_csv(results / "scores" / "haberman" / f"{model}.timings.csv")
         assert not timings["software"].str.contains("weka").any(), model

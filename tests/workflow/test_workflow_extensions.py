@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
+from tests.workflow.report_pages import build_report, check_front_page, needs_chromium
 from tests.workflow.test_workflow import TINY, snakemake, write_config
 
 pytestmark = pytest.mark.slow
@@ -175,41 +176,36 @@ def test_table_methods_choose_the_columns_of_tables_7_and_8(runs):
     assert "score_uniform" not in t7_paper.columns
 
 
-def _rendered_text(dom: str) -> str:
-    """The page's markup without its scripts (where the report keeps its data as strings)."""
-    return re.sub(r"<script\b.*?</script>", "", dom, flags=re.S)
-
-
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="Debian's chromium is not installed (.ci/run installs it)")
+@needs_chromium
 def test_the_report_opens_in_a_browser_on_the_headline_and_the_marked_tables(runs, tmp_path):
-    archive = tmp_path / "report.zip"
-    config = runs["paper"].parent / "config.yaml"
-    snakemake("--report", str(archive), config_file=config)
-    assert archive.stat().st_size < 3 * 2**20
-    with zipfile.ZipFile(archive) as zipped:
-        zipped.extractall(tmp_path)
-    report = tmp_path / "report" / "report.html"
+    report = build_report(runs["paper"].parent / "config.yaml", tmp_path)
+    assert (tmp_path / "report.zip").stat().st_size < 3 * 2**20
+    with zipfile.ZipFile(tmp_path / "report.zip") as zipped:  # Tables 7 and 8, rendered
+        assert sum(n.endswith(("report_table7.html", "report_table8.html"))
+                   for n in zipped.namelist()) == 2
     html = report.read_text()
     assert "UEFSMQ" not in html  # no parquet embedded (base64 of its magic bytes "PAR1")
     assert "data:image/png;base64" not in html  # figures are files beside the page
     linked = set(re.findall(r"data/raw/[0-9a-f]+/[\w.-]+", html))
     assert any(p.endswith(".png") for p in linked)
     assert all((report.parent / p).is_file() for p in linked)
-    dom = subprocess.run(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
-         "--virtual-time-budget=10000", "--dump-dom", report.as_uri()],
-        capture_output=True, text=True, timeout=180, check=True,
-    ).stdout
-    page = _rendered_text(dom)
-    summary = pd.read_csv(runs["paper"] / "comparison" / "summary.csv").set_index("table")
-    within, cells = summary.loc["table7", ["within_tolerance", "cells"]]
-    missing = summary.loc["table7", "missing"]
-    assert "Reproduction of Ferri, Hernandez-Orallo and Flach" in page
-    assert f"<b>{within} of {cells - missing}</b>" in page  # the headline's count
+    page = check_front_page(report, runs["paper"])
     assert '<table class="tc">' in page and 'class="differs"' in page
     authors = json.loads((runs["paper"] / "weka" / "authors.json").read_text())
     assert ("weka 3.6.14" if authors["jar"] else "weka 3.9.6") in page  # the software that ran
+
+
+@needs_chromium
+@pytest.mark.parametrize("run", ["extended", "beta"])
+def test_the_reports_of_an_extended_run_and_of_another_belief_open_on_their_front_page(
+        runs, run, tmp_path):
+    cwd = runs["checkout"] if run == "extended" else REPO
+    report = build_report(runs[run].parent / "config.yaml", tmp_path, cwd=cwd)
+    page = check_front_page(report, runs[run])
+    if run == "beta":  # the belief is named where the published numbers are set aside
+        assert "c ~ beta:2,2" in page
+    else:  # the comparison with the paper is the paper run's
+        assert page.count('class="differs"') > 0
 
 
 def test_a_models_threads_and_resources_reach_its_score_jobs(tmp_path):
