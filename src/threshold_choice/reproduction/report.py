@@ -29,7 +29,7 @@ _STYLE = """<style>
 table.tc { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em 0; }
 table.tc th, table.tc td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 table.tc th { background: #f2f2f2; }
-table.tc td.key { text-align: left; }
+table.tc td.key, table.tc th.key { text-align: left; }
 table.tc td.differs { background: #ffd9b3; font-weight: bold; }
 table.tc td.cause { text-align: left; min-width: 28em; }
 p.headline { font-size: 1.15em; }
@@ -78,7 +78,8 @@ def _table_html(frame: pd.DataFrame, key: str, diff: pd.DataFrame | None = None)
         columns=["key", "column", "published", "cause"])
     marks = {(str(k).lower(), c): (p, cause) for k, c, p, cause in
              zip(bad["key"], bad["column"], bad["published"], bad["cause"], strict=True)}
-    head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
+    head = "".join(f'<th class="key">{_e(c)}</th>' if c in (key, "dataset", "model")
+                   else f"<th>{_e(c)}</th>" for c in frame.columns)
     rows = []
     for record in frame.itertuples(index=False):
         cells = []
@@ -110,7 +111,9 @@ def _frame_html(frame: pd.DataFrame, left: Iterable[str] = (),
     the published tables' 3), text to the left (the ``left`` columns wide)."""
     left = set(left)
     decimals = dict(decimals or {})
-    head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
+    head = "".join(f'<th class="key">{_e(c)}</th>' if c in left
+                   or not pd.api.types.is_numeric_dtype(frame[c]) else f"<th>{_e(c)}</th>"
+                   for c in frame.columns)
     rows = []
     for record in frame.itertuples(index=False):
         cells = []
