@@ -1,32 +1,18 @@
-"""The report of each configuration opens in a browser on its front page (the default and
-the scikit-learn configurations here; the extended run and another belief in
-test_workflow_extensions.py), and a run's console prints each line once, without the JVM's
-warnings or lists of hundreds of files."""
+"""The report of each configuration opens in a browser on its front page (the scikit-learn
+configuration here; the default one, an extended run and another belief in
+test_workflow_extensions.py, whose runs they share), and a run's console prints each line
+once, without the JVM's warnings or lists of hundreds of files."""
 
 from __future__ import annotations
 
 import re
 
 from tests.conftest import REPO
-from tests.workflow.report_pages import (
-    build_report,
-    check_front_page,
-    check_table_pages,
-    needs_chromium,
-)
+from tests.workflow.report_pages import build_report, check_front_page, needs_chromium
 from tests.workflow.test_workflow import snakemake, write_config
 
 #: the format of the records of a handler added by ``logging.basicConfig()``
 BASIC_CONFIG_RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:", re.M)
-
-
-@needs_chromium
-def test_the_default_runs_report_opens_on_its_front_page_and_table_pages(tiny_run, tmp_path):
-    results, config, _ = tiny_run
-    report = build_report(config, tmp_path)
-    page = check_front_page(report, results)
-    assert "weka" in page  # the software the scores were made with
-    check_table_pages(report, ["4", "inf"])  # numeric order, whatever the config's
 
 
 @needs_chromium

@@ -18,7 +18,12 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
-from tests.workflow.report_pages import build_report, check_front_page, needs_chromium
+from tests.workflow.report_pages import (
+    build_report,
+    check_front_page,
+    check_table_pages,
+    needs_chromium,
+)
 from tests.workflow.test_workflow import TINY, snakemake, write_config
 
 pytestmark = pytest.mark.slow
@@ -193,6 +198,7 @@ def test_the_report_opens_in_a_browser_on_the_headline_and_the_marked_tables(run
     assert '<table class="tc">' in page and 'class="differs"' in page
     authors = json.loads((runs["paper"] / "weka" / "authors.json").read_text())
     assert ("weka 3.6.14" if authors["jar"] else "weka 3.9.6") in page  # the software that ran
+    check_table_pages(report, ["4", "inf"])  # numeric order, whatever the config's
 
 
 @needs_chromium
