@@ -170,7 +170,12 @@ wildcard_constraints:
 
 
 def all_outputs():
+    # the per-dataset scores and runs too: a job that failed leaves its outputs missing (and
+    # removes a damaged input), and Snakemake redoes a missing file only when a target asks
+    # for it (with the collected runs present, it would report "Nothing to be done")
     return [
+        *(layout.scores(R, d, m) for d in DATASETS for m in MODELS),
+        *(layout.dataset_runs(R, d) for d in DATASETS),
         layout.runs(R),
         *table_outputs(),
         *figure_outputs(),

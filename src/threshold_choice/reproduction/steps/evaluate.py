@@ -19,7 +19,7 @@ from threshold_choice.reproduction.runs import (
     RUN_KEYS,
     RUNS_METADATA_KEY,
 )
-from threshold_choice.reproduction.steps._io import write_csv, write_parquet
+from threshold_choice.reproduction.steps._io import one_line, write_csv, write_parquet
 
 
 def evaluate_scores(
@@ -80,6 +80,22 @@ def evaluate_scores(
     return frame[list(RUN_COLUMNS)]
 
 
+def _read_scores(path: Path | str) -> pd.DataFrame:
+    """The scores file ``path``; a damaged one is removed (the next run makes it again, from
+    the score cache) and a :class:`UserError` says so."""
+    import pyarrow as pa
+
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        if not Path(path).is_file():
+            raise
+        Path(path).unlink()
+        raise UserError(f"the scores file {path} is damaged ({one_line(exc)}); it was removed: "
+                        "run the same command again to make it again (from the score cache)"
+                        ) from None
+
+
 def step_evaluate(
     scores_paths: Sequence[Path | str],
     dataset: str,
@@ -106,7 +122,7 @@ def step_evaluate(
     gamma_values = [parse_gamma(g) for g in gammas]
     frames, timings = [], []
     for path in scores_paths:
-        scores = pd.read_parquet(path)
+        scores = _read_scores(path)
         start, start_cpu = time.perf_counter(), time.process_time()
         frames.append(evaluate_scores(scores, dataset, Path(path).stem, methods=methods,
                                       gammas=gamma_values, settings=loss_settings,
