@@ -24,7 +24,8 @@ LIMIT = 1_500 * 2**20  # address space of the limited subprocess (imports take ~
 #: 1.5 KB that expand to 9^9 = 387 million strings when walked
 ALIAS_BOMB = "\n".join(
     [f"a: &a [{', '.join(['lol'] * 9)}]"]
-    + [f"{x}: &{x} [{', '.join(['*' + p] * 9)}]" for p, x in zip("abcdefgh", "bcdefghi")]
+    + [f"{x}: &{x} [{', '.join(['*' + p] * 9)}]"
+       for p, x in zip("abcdefgh", "bcdefghi", strict=True)]
 ) + "\n"
 
 
@@ -59,7 +60,7 @@ def test_a_streamed_arff_file_reads_as_its_whole_text(tmp_path):
     path.write_bytes(text.encode())
     streamed, whole = read_arff(path)[1], parse_arff(text)[1]
     assert [c.name for c in streamed.columns] == [c.name for c in whole.columns]
-    for mine, theirs in zip(streamed.columns, whole.columns):
+    for mine, theirs in zip(streamed.columns, whole.columns, strict=True):
         assert mine.values.tolist() == theirs.values.tolist()
 
 
