@@ -499,3 +499,37 @@ def test_compare_names_a_published_folder_that_does_not_exist(tmp_path):
     assert f"--published {tmp_path / 'nodir'} does not exist; give the folder of the " \
         "published tables" in line
     assert "run the workflow" not in line
+
+
+def test_a_device_given_as_the_test_file_is_refused_in_one_line_under_a_memory_limit(
+        scores_csv):
+    limit = 1_500 * 2**20
+    proc = subprocess.run(
+        [sys.executable, "-c",
+         f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+         "from threshold_choice.cli import main; raise SystemExit(main())",
+         "loss", "--test", "/dev/zero"],
+        capture_output=True, text=True)
+    assert "test file /dev/zero is a device, not a file" in one_error_line(proc)
+
+
+def test_scores_on_standard_input_are_read_once_as_the_file(scores_csv):
+    from_file = run_cli("loss", "--test", str(scores_csv), "--format", "json")
+    piped = run_cli("loss", "--test", "/dev/stdin", "--format", "json",
+                    input=scores_csv.read_text())
+    assert from_file.returncode == 0 and piped.returncode == 0, piped.stderr
+    assert piped.stdout == from_file.stdout
+
+
+def test_scores_from_a_process_substitution_pipe_are_read_once(scores_csv):
+    read, write = os.pipe()
+    os.write(write, scores_csv.read_bytes())  # small: fits the pipe's buffer
+    os.close(write)
+    try:
+        piped = run_cli("loss", "--test", f"/dev/fd/{read}", "--format", "json",
+                        pass_fds=(read,))
+    finally:
+        os.close(read)
+    from_file = run_cli("loss", "--test", str(scores_csv), "--format", "json")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == from_file.stdout

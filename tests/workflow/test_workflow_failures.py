@@ -128,3 +128,31 @@ def test_the_run_after_a_failed_job_redoes_it_and_the_runs_file_is_back_and_corr
     assert "Nothing to be done" not in second.stdout + second.stderr
     for name in ("runs/haberman.parquet", "scores/haberman/NB.parquet", "runs.parquet"):
         assert (results / name).read_bytes() == (damaged_then_rerun["tiny"] / name).read_bytes()
+
+
+def _last_lines(proc) -> list[str]:
+    return [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+
+
+def test_a_config_alias_bomb_is_refused_in_one_line(tmp_path):
+    from tests.reproduction.test_bounded_readers import ALIAS_BOMB
+
+    config = write_config(tmp_path)
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(config.read_text() + "extra:\n" + "".join(
+        "  " + line + "\n" for line in ALIAS_BOMB.splitlines()))
+    proc = snakemake("--dry-run", config_file=bomb, check=False)
+    assert proc.returncode != 0
+    assert "the configuration expands to more than 1000000 values" in proc.stdout + proc.stderr
+    assert len(_last_lines(proc)) < 10
+
+
+def test_snakemake_from_another_folder_says_where_to_run_it_in_one_line(tmp_path):
+    config = write_config(tmp_path)
+    proc = snakemake("--dry-run", "--snakefile", str(REPO / "Snakefile"), config_file=config,
+                     check=False, cwd=tmp_path)
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert f"run Snakemake from the repository's folder ({REPO})" in out
+    assert "Failed validating" not in out  # not the schema
+    assert len(_last_lines(proc)) < 10
