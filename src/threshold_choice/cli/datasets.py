@@ -52,9 +52,11 @@ def _prepare(args: argparse.Namespace) -> int:
     from threshold_choice.datasets.fetch import choose_mirror
     from threshold_choice.datasets.prepare import prepare_dataset
     from threshold_choice.datasets.registry import dataset_names, load_registry
+    from threshold_choice.names import check_name
 
     registry = load_registry(args.registry)
-    names = list(dataset_names(registry)) if args.all else args.name
+    names = (list(dataset_names(registry)) if args.all else
+             [check_name(name, "dataset") for name in args.name])
     cache = args.cache if args.cache is not None else args.out / ".cache"
     mirror = choose_mirror(args.mirror, disabled=args.no_mirror)
     for name in names:
