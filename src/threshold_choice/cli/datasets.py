@@ -85,7 +85,9 @@ def _table5(args: argparse.Namespace) -> int:
         )
     ours = table5(load_prepared(p) for p in paths)
     if args.out is not None:
-        ours.to_csv(args.out, index=False)
+        from threshold_choice.atomic import write_text_atomic
+
+        write_text_atomic(args.out, ours.to_csv(index=False))
     with pd.option_context("display.max_rows", None, "display.width", 120):
         print(ours.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
         if args.published is None:
