@@ -533,3 +533,27 @@ def test_scores_from_a_process_substitution_pipe_are_read_once(scores_csv):
     from_file = run_cli("loss", "--test", str(scores_csv), "--format", "json")
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout == from_file.stdout
+
+
+def test_decision_curve_thresholds_and_values_are_exact_on_request(scores_csv):
+    threshold = 0.123456789012345
+    readable = run_cli("decision-curve", "--test", str(scores_csv), "--thresholds",
+                       repr(threshold))
+    assert readable.stdout.splitlines()[1].startswith("0.123456789,")  # default: readable
+    exact = run_cli("decision-curve", "--test", str(scores_csv), "--thresholds",
+                    repr(threshold), "--exact")
+    as_json = run_cli("decision-curve", "--test", str(scores_csv), "--thresholds",
+                      repr(threshold), "--format", "json", "--average", "0", "0.5")
+    assert exact.returncode == 0 and as_json.returncode == 0, as_json.stderr
+    row = pd.read_csv(StringIO(exact.stdout)).iloc[0]
+    payload = strict_json(as_json.stdout)
+    assert row["threshold"] == payload["curve"][0]["threshold"] == threshold
+    assert row["net_benefit"] == payload["curve"][0]["net_benefit"]
+    assert payload["averages"][0]["low"] == 0 and payload["averages"][0]["high"] == 0.5
+
+
+def test_loss_csv_is_exact_on_request(scores_csv):
+    as_json = strict_json(run_cli("loss", "--test", str(scores_csv), "--format", "json").stdout)
+    exact = run_cli("loss", "--test", str(scores_csv), "--exact")
+    losses = pd.read_csv(StringIO(exact.stdout.split("\n\n")[0]))
+    assert losses["expected_loss"].tolist() == [r["expected_loss"] for r in as_json["losses"]]

@@ -253,6 +253,20 @@ def probability_problem(scores: np.ndarray, methods: Sequence[str], what: str) -
     return _probability_problem(scores, methods, what, how=" with --method")
 
 
+#: the CSV numbers' format: readable (10 significant digits) or, with ``--exact``, 17 (every
+#: float64 reads back exactly)
+READABLE_FORMAT, EXACT_FORMAT = "%.10g", "%.17g"
+
+
+def add_exact_argument(parser: argparse.ArgumentParser) -> None:
+    """``--exact``, shared by the commands that print numbers as CSV."""
+    parser.add_argument(
+        "--exact", action="store_true",
+        help="print the CSV's numbers to 17 significant digits, which read back as the exact "
+        "values (default: 10, readable; --format json is always exact)",
+    )
+
+
 def add_pos_label_argument(parser: argparse.ArgumentParser) -> None:
     """``--pos-label``, shared by the commands that read label,score files."""
     parser.add_argument(
