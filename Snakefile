@@ -3,13 +3,23 @@
 #   snakemake --cores 8 --configfile config/sklearn.yaml (scikit-learn learners, no JVM)
 from snakemake.utils import min_version, validate
 
+from threshold_choice.errors import UserError
+from threshold_choice.reproduction.config import validate_config
+
 min_version("9.27")  # a priority given as a function (larger datasets first)
 
 
 configfile: "config/config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+try:
+    validate_config(
+        config,
+        lambda c: validate(c, "workflow/schemas/config.schema.yaml"),
+        workflow.basedir,
+    )
+except UserError as exc:
+    raise WorkflowError(str(exc)) from None
 
 
 # the report's first page: the headline of the comparison (rule report_page)

@@ -14,10 +14,65 @@ import yaml
 
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+#: the most aliases (``*name``) of a mapping or a list a file may use: the shipped dataset
+#: registry uses 5, and 72 nested aliases in 1.5 KB (an "alias bomb") expand to 10^8 nodes in
+#: whatever walks the data (the schema check, JSON); 20 multiply a text by a few hundred at most
+MAX_ALIASES = 20
+#: the most nodes (mappings, lists, scalars) a text may expand to
+MAX_NODES = 1_000_000
+
+
+class YAMLLimitError(yaml.YAMLError):
+    """A YAML text beyond :data:`MAX_ALIASES` or :data:`MAX_NODES`."""
+
 
 def safe_load(text: str) -> Any:
-    """``yaml.safe_load(text)``, with the C loader when there is one."""
-    return yaml.load(text, Loader=_LOADER)
+    """``yaml.safe_load(text)``, with the C loader when there is one; a text with more than
+    :data:`MAX_ALIASES` aliases of mappings or lists, or that expands to more than
+    :data:`MAX_NODES` nodes, is refused (:class:`YAMLLimitError`) before anything walks it
+    (PyYAML builds an alias as a reference to the same object: loading is cheap, walking is
+    not)."""
+    data = yaml.load(text, Loader=_LOADER)
+    try:
+        check_expanded_size(data, "the text", max_aliases=MAX_ALIASES)
+    except ValueError as exc:
+        raise YAMLLimitError(str(exc)) from None
+    return data
+
+
+def check_expanded_size(data: Any, what: str, limit: int = MAX_NODES,
+                        max_aliases: int | None = None) -> None:
+    """Raise :class:`ValueError` when ``data`` (e.g. Snakemake's configuration, read by its own
+    YAML reader) expands to more than ``limit`` nodes, its shared parts (aliases) counted each
+    time they appear, or (``max_aliases``) shares a mapping or list more than ``max_aliases``
+    times; linear in the number of distinct nodes, so a 1.5 KB alias bomb is refused at once
+    rather than walked."""
+    sizes: dict[int, int] = {}
+    shared = 0
+
+    def size(node: Any) -> int:
+        nonlocal shared
+        key = id(node)
+        if key in sizes:
+            shared += 1
+            return sizes[key]
+        if isinstance(node, dict):
+            total = 1 + sum(size(k) + size(v) for k, v in node.items())
+        elif isinstance(node, list):
+            total = 1 + sum(size(v) for v in node)
+        else:
+            return 1
+        sizes[key] = min(total, limit + 1)
+        return sizes[key]
+
+    total = size(data)
+    if max_aliases is not None and shared > max_aliases:
+        raise ValueError(f"{what} uses {shared} aliases (*name) of mappings or lists, more than "
+                         f"the {max_aliases} allowed (a text that expands to a huge tree is "
+                         "refused)")
+    if total > limit:
+        raise ValueError(f"{what} expands to more than {limit} values (aliases of aliases: "
+                         "an alias bomb?); write the values out, without nested aliases")
 
 
 def read_yaml(path: Path, what: str, *, shipped: str, error: type[Exception]) -> Any:

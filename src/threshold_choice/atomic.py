@@ -4,13 +4,16 @@ workflow never sees a half-written file.
 
 The temporary files get ordinary permissions: ``tempfile.mkstemp`` creates files readable by
 their owner only (0o600); renamed into place, results would then be unreadable to the rest of
-a group on a shared (cluster) filesystem.
+a group on a shared (cluster) filesystem. A file that is replaced keeps its mode (a results
+file made private stays private). The rename replaces the name itself: a symbolic link planted
+at the target is replaced by the file, its own target left untouched.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,8 +40,9 @@ def mkstemp_readable(**kwargs: Any) -> tuple[int, str]:
 @contextmanager
 def atomic_output(path: str | Path) -> Iterator[Path]:
     """Yield an empty temporary file beside ``path`` (its folder is created) to write to by
-    name; on a normal exit it is renamed over ``path``, on an exception removed (``path`` is
-    then left as it was)."""
+    name; on a normal exit it is renamed over ``path`` (with the mode of the file it replaces;
+    a symbolic link at ``path`` is replaced, never followed), on an exception removed
+    (``path`` is then left as it was)."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -54,11 +58,23 @@ def atomic_output(path: str | Path) -> Iterator[Path]:
     try:
         yield tmp
         try:
+            _keep_mode(path, tmp)
             os.replace(tmp, path)
         except OSError as exc:  # e.g. ``path`` is a folder
             raise _naming(exc, path) from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _keep_mode(path: Path, tmp: Path) -> None:
+    """Give ``tmp`` the mode of the regular file ``path`` it replaces (not of a link's
+    target: a link is replaced, not followed)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(info.st_mode):
+        os.chmod(tmp, stat.S_IMODE(info.st_mode))
 
 
 def _naming(exc: OSError, path: Path) -> OSError:

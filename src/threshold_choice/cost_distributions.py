@@ -280,8 +280,9 @@ class CostDistribution:
 
 
 def _number(x: float) -> str:
-    """Shortest round-tripping text of ``x`` (``2.0`` -> ``'2'``)."""
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    """Shortest round-tripping text of ``x`` (``2.0`` -> ``'2'``; ``1e300`` stays ``'1e+300'``,
+    not a 301-digit integer)."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else repr(float(x))
 
 
 def _expit(x: float) -> float:

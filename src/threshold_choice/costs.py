@@ -182,12 +182,18 @@ class Costs:
     @property
     def cost_proportion(self) -> float:
         """``c = C_FP / (C_FP + C_FN)``: the package's operating condition."""
-        return self.false_positive / (self.false_positive + self.false_negative)
+        fp, fn = self.false_positive, self.false_negative
+        if math.isinf(fp + fn):  # both near the largest float: their ratio, scaled
+            fp, fn = fp / max(fp, fn), fn / max(fp, fn)
+        return fp / (fp + fn)
 
     @property
     def scale(self) -> float:
         """``(C_FP + C_FN) / 2``: units per unit of the paper's loss (``b = 2``)."""
-        return (self.false_positive + self.false_negative) / 2.0
+        total = self.false_positive + self.false_negative
+        if math.isinf(total):  # halves first: the sum of two costs near the largest float
+            return self.false_positive / 2.0 + self.false_negative / 2.0
+        return total / 2.0
 
     def in_units(self, loss: Any) -> Any:
         """Convert a loss on the paper's scale into a cost per example in these units.

@@ -327,7 +327,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             The training labels, two classes.
         **fit_params : dict
             Passed to the classifier's ``fit`` (and to ``cross_val_predict`` with ``cv``);
-            ``sample_weight`` is refused (the cost lines count examples).
+            ``sample_weight`` other than None is refused (the cost lines count examples).
 
         Returns
         -------
@@ -342,11 +342,13 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
             without ``predict_proba``.
         """
         self._check_params()
-        if "sample_weight" in fit_params:
+        # sample_weight=None is no weighting (meta-estimators such as VotingClassifier pass it)
+        if fit_params.get("sample_weight", None) is not None:
             raise UserError(
                 "sample_weight is not supported: the reference cost lines count examples "
                 "(repeat rows to weight them)"
             )
+        fit_params.pop("sample_weight", None)
         y = column_or_1d(y, warn=True)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         if y_type != "binary":

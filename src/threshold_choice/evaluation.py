@@ -380,6 +380,19 @@ class _Run:
         return derive_selection(method, base, self.test, train=self.train, **self.options)
 
 
+
+def _check_once_each(methods: Sequence[str], gammas: Sequence[float]) -> None:
+    """Refuse an empty list of methods or gammas, and one that names a method or a gamma
+    twice (``4`` and ``4.0``, ``inf`` and ``"Inf"``: one result row each), as the workflow's
+    configuration check does."""
+    for what, values in (("methods", list(methods)), ("gammas", list(gammas))):
+        if not values:
+            raise UserError(f"{what} is empty; give at least one")
+        twice = sorted({str(v) for v in values if values.count(v) > 1})
+        if twice:
+            raise UserError(f"{what} lists {', '.join(twice)} more than once (one result row "
+                            "each); give each once")
+
 @dataclass(frozen=True)
 class LossBatch:
     """:func:`expected_losses` for many runs at once (e.g. the splits of one model), sharing
@@ -419,6 +432,7 @@ class LossBatch:
                 f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}"
             )
         parsed = tuple(parse_gamma(g) for g in gammas)
+        _check_once_each(methods, parsed)
         if loss_function != "accuracy" and settings.prior is not None:
             raise UserError("a deployment prior applies to the accuracy loss only; drop the "
                             "prior or the f-measure loss")

@@ -71,6 +71,8 @@ def parse_gamma(value: str | float) -> float:
     ...
     threshold_choice.errors.UserError: gamma must be a number >= 0 or 'inf', got '-1'
     """
+    if isinstance(value, bool | np.bool_):  # True is not the number 1 here
+        raise UserError(f"gamma must be a number >= 0 or 'inf', got {value!r}")
     try:
         gamma = float(value)
     except (TypeError, ValueError):

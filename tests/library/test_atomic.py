@@ -8,7 +8,7 @@ import stat
 import pandas as pd
 import pytest
 
-from threshold_choice.atomic import atomic_output, write_bytes_atomic, write_text_atomic
+from threshold_choice.atomic import _umask, atomic_output, write_bytes_atomic, write_text_atomic
 from threshold_choice.reproduction.tables import write_table
 
 
@@ -43,3 +43,48 @@ def test_text_and_bytes_writers_round_trip_exactly(tmp_path):
     data = bytes(range(256))
     assert write_bytes_atomic(tmp_path / "b.bin", data).read_bytes() == data
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.bin", "t.csv"]
+
+
+def test_a_rewritten_output_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    path = tmp_path / "private.csv"
+    path.write_text("old\n")
+    path.chmod(0o600)
+    write_text_atomic(path, "new\n")
+    assert path.read_text() == "new\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_symlink_planted_at_an_output_is_replaced_not_followed(tmp_path):
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not yours\n")
+    target.chmod(0o640)
+    link = tmp_path / "out.csv"
+    link.symlink_to(target)
+    write_text_atomic(link, "table\n")
+    assert not link.is_symlink() and link.read_text() == "table\n"
+    assert target.read_text() == "not yours\n"
+    assert stat.S_IMODE(link.stat().st_mode) == 0o666 & ~_umask()  # not the link target's
+
+
+def test_datasets_table5_out_is_written_atomically_never_through_a_symlink(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import SHARED
+
+    cli = [sys.executable, "-m", "threshold_choice.cli", "datasets"]
+    prepared = tmp_path / "prepared"
+    subprocess.run([*cli, "prepare", "--name", "haberman", "--out", str(prepared),
+                    "--mirror", str(SHARED / "datasets")], check=True, capture_output=True)
+    target = tmp_path / "elsewhere.csv"
+    target.write_text("not yours\n")
+    out = tmp_path / "table5.csv"
+    out.symlink_to(target)
+    subprocess.run([*cli, "table5", "--prepared", str(prepared), "--out", str(out)],
+                   check=True, capture_output=True)
+    assert target.read_text() == "not yours\n"
+    assert not out.is_symlink() and out.read_text().startswith("number,dataset,")
+    out.chmod(0o600)
+    subprocess.run([*cli, "table5", "--prepared", str(prepared), "--out", str(out)],
+                   check=True, capture_output=True)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600

@@ -324,3 +324,12 @@ def test_the_moment_table_for_a_distribution_matches_adaptive_quadrature():
                         lo, hi, points=[x], epsabs=1e-15, epsrel=1e-13, limit=400,
                     )[0]
                     assert got[row, i] == pytest.approx(expected, abs=1e-10), (spec, gamma, x)
+
+
+def test_a_huge_beta_parameter_is_shown_as_a_float_not_a_301_digit_integer():
+    from threshold_choice.cost_distributions import parse_cost_distribution
+    from threshold_choice.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        parse_cost_distribution("beta:1e300,2")
+    assert "beta:1e+300,2" in str(info.value) and len(str(info.value)) < 200

@@ -266,3 +266,9 @@ def test_without_the_package_the_run_uses_the_bundled_weka_and_says_so(tmp_path,
                 if line.startswith("warning: the authors' Weka")]
     assert len(warnings) == 1 and "Unable to locate package weka" in warnings[0]
     assert "weka 3.9.6" in pd.read_csv(timings)["software"].iloc[0]
+    # the next run tries again and warns again; failing again, it redoes nothing
+    again = snakemake(str(timings), config_file=config)
+    out = again.stdout + again.stderr
+    assert [line for line in out.splitlines()
+            if line.startswith("warning: the authors' Weka")] == warnings
+    assert "Nothing to be done" in out

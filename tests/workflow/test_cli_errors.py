@@ -499,3 +499,61 @@ def test_compare_names_a_published_folder_that_does_not_exist(tmp_path):
     assert f"--published {tmp_path / 'nodir'} does not exist; give the folder of the " \
         "published tables" in line
     assert "run the workflow" not in line
+
+
+def test_a_device_given_as_the_test_file_is_refused_in_one_line_under_a_memory_limit(
+        scores_csv):
+    limit = 1_500 * 2**20
+    proc = subprocess.run(
+        [sys.executable, "-c",
+         f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+         "from threshold_choice.cli import main; raise SystemExit(main())",
+         "loss", "--test", "/dev/zero"],
+        capture_output=True, text=True)
+    assert "test file /dev/zero is a device, not a file" in one_error_line(proc)
+
+
+def test_scores_on_standard_input_are_read_once_as_the_file(scores_csv):
+    from_file = run_cli("loss", "--test", str(scores_csv), "--format", "json")
+    piped = run_cli("loss", "--test", "/dev/stdin", "--format", "json",
+                    input=scores_csv.read_text())
+    assert from_file.returncode == 0 and piped.returncode == 0, piped.stderr
+    assert piped.stdout == from_file.stdout
+
+
+def test_scores_from_a_process_substitution_pipe_are_read_once(scores_csv):
+    read, write = os.pipe()
+    os.write(write, scores_csv.read_bytes())  # small: fits the pipe's buffer
+    os.close(write)
+    try:
+        piped = run_cli("loss", "--test", f"/dev/fd/{read}", "--format", "json",
+                        pass_fds=(read,))
+    finally:
+        os.close(read)
+    from_file = run_cli("loss", "--test", str(scores_csv), "--format", "json")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == from_file.stdout
+
+
+def test_decision_curve_thresholds_and_values_are_exact_on_request(scores_csv):
+    threshold = 0.123456789012345
+    readable = run_cli("decision-curve", "--test", str(scores_csv), "--thresholds",
+                       repr(threshold))
+    assert readable.stdout.splitlines()[1].startswith("0.123456789,")  # default: readable
+    exact = run_cli("decision-curve", "--test", str(scores_csv), "--thresholds",
+                    repr(threshold), "--exact")
+    as_json = run_cli("decision-curve", "--test", str(scores_csv), "--thresholds",
+                      repr(threshold), "--format", "json", "--average", "0", "0.5")
+    assert exact.returncode == 0 and as_json.returncode == 0, as_json.stderr
+    row = pd.read_csv(StringIO(exact.stdout)).iloc[0]
+    payload = strict_json(as_json.stdout)
+    assert row["threshold"] == payload["curve"][0]["threshold"] == threshold
+    assert row["net_benefit"] == payload["curve"][0]["net_benefit"]
+    assert payload["averages"][0]["low"] == 0 and payload["averages"][0]["high"] == 0.5
+
+
+def test_loss_csv_is_exact_on_request(scores_csv):
+    as_json = strict_json(run_cli("loss", "--test", str(scores_csv), "--format", "json").stdout)
+    exact = run_cli("loss", "--test", str(scores_csv), "--exact")
+    losses = pd.read_csv(StringIO(exact.stdout.split("\n\n")[0]))
+    assert losses["expected_loss"].tolist() == [r["expected_loss"] for r in as_json["losses"]]

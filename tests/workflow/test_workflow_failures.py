@@ -90,3 +90,69 @@ def test_the_next_run_redoes_only_what_failed(failed_then_fixed):
     for model in TINY["models"]["use"]:  # fitted in the failed run, from the cache now
         assert f"model {model} on vote: scores from the cache" in log
     assert set(pd.read_parquet(results / "runs.parquet")["dataset"]) == set(DATASETS)
+
+
+@pytest.fixture(scope="module")
+def damaged_then_rerun(tmp_path_factory, tiny_run):
+    """The tiny run made again (its fits from a copy of the session run's score cache), one of
+    its score files damaged, then the same command twice."""
+    import shutil
+
+    results_of_tiny, tiny_config, _ = tiny_run
+    tmp = tmp_path_factory.mktemp("damaged")
+    shutil.copytree(yaml.safe_load(tiny_config.read_text())["cache"], tmp / "shared-cache")
+    config = write_config(tmp)
+    snakemake(config_file=config)
+    results = tmp / "results"
+    (results / "scores" / "haberman" / "NB.parquet").write_bytes(b"damaged")
+    first = snakemake(config_file=config, check=False)
+    kept = (results / "scores" / "haberman" / "NB.parquet").exists()
+    second = snakemake(config_file=config, check=False)
+    return {"first": first, "kept": kept, "second": second, "results": results,
+            "tiny": results_of_tiny}
+
+
+def test_a_damaged_score_file_fails_the_run_saying_how_to_recover(damaged_then_rerun):
+    first = damaged_then_rerun["first"]
+    assert first.returncode != 0
+    err = first.stdout + first.stderr
+    assert "NB.parquet is damaged" in err
+    assert "run the same command again" in err
+    assert not damaged_then_rerun["kept"]  # the damaged input is not kept to be read again
+
+
+def test_the_run_after_a_failed_job_redoes_it_and_the_runs_file_is_back_and_correct(
+        damaged_then_rerun):
+    second, results = damaged_then_rerun["second"], damaged_then_rerun["results"]
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert "Nothing to be done" not in second.stdout + second.stderr
+    for name in ("runs/haberman.parquet", "scores/haberman/NB.parquet", "runs.parquet"):
+        assert (results / name).read_bytes() == (damaged_then_rerun["tiny"] / name).read_bytes()
+
+
+def _last_lines(proc) -> list[str]:
+    return [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+
+
+def test_a_config_alias_bomb_is_refused_in_one_line(tmp_path):
+    from tests.reproduction.test_bounded_readers import ALIAS_BOMB
+
+    config = write_config(tmp_path)
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(config.read_text() + "extra:\n" + "".join(
+        "  " + line + "\n" for line in ALIAS_BOMB.splitlines()))
+    proc = snakemake("--dry-run", config_file=bomb, check=False)
+    assert proc.returncode != 0
+    assert "the configuration expands to more than 1000000 values" in proc.stdout + proc.stderr
+    assert len(_last_lines(proc)) < 10
+
+
+def test_snakemake_from_another_folder_says_where_to_run_it_in_one_line(tmp_path):
+    config = write_config(tmp_path)
+    proc = snakemake("--dry-run", "--snakefile", str(REPO / "Snakefile"), config_file=config,
+                     check=False, cwd=tmp_path)
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert f"run Snakemake from the repository's folder ({REPO})" in out
+    assert "Failed validating" not in out  # not the schema
+    assert len(_last_lines(proc)) < 10

@@ -11,6 +11,10 @@ from threshold_choice.models.weka import is_weka_estimator
 from threshold_choice.reproduction import layout
 from threshold_choice.reproduction.config import check_config, table_methods
 from threshold_choice.reproduction.jobs import dataset_jobs
+from threshold_choice.reproduction.steps.weka import (
+    retry_authors_weka,
+    weka_jar_override,
+)
 from threshold_choice.reproduction.paper import (
     CREDIT_A_FIGURES,
     FIGURES,
@@ -151,6 +155,12 @@ AUTHORS_WEKA_CHOICE = f"{R}/weka/authors.json"
 os.environ.setdefault(
     "THRESHOLD_CHOICE_CACHE", os.path.join(config["cache"], "moments")
 )
+# What runs is checked at each run: an override of the jar is announced, and an authors'
+# Weka that could not be fetched last time is tried again (with its warning when it fails).
+if workflow.is_main_process and any(runs_weka(m) for m in config["models"]["use"]):
+    weka_jar_override()
+    if WEKA_JAR == "authors":
+        retry_authors_weka(WEKA_CACHE, AUTHORS_WEKA_CHOICE)
 
 
 wildcard_constraints:
@@ -160,7 +170,12 @@ wildcard_constraints:
 
 
 def all_outputs():
+    # the per-dataset scores and runs too: a job that failed leaves its outputs missing (and
+    # removes a damaged input), and Snakemake redoes a missing file only when a target asks
+    # for it (with the collected runs present, it would report "Nothing to be done")
     return [
+        *(layout.scores(R, d, m) for d in DATASETS for m in MODELS),
+        *(layout.dataset_runs(R, d) for d in DATASETS),
         layout.runs(R),
         *table_outputs(),
         *figure_outputs(),

@@ -52,9 +52,11 @@ def _prepare(args: argparse.Namespace) -> int:
     from threshold_choice.datasets.fetch import choose_mirror
     from threshold_choice.datasets.prepare import prepare_dataset
     from threshold_choice.datasets.registry import dataset_names, load_registry
+    from threshold_choice.names import check_name
 
     registry = load_registry(args.registry)
-    names = list(dataset_names(registry)) if args.all else args.name
+    names = (list(dataset_names(registry)) if args.all else
+             [check_name(name, "dataset") for name in args.name])
     cache = args.cache if args.cache is not None else args.out / ".cache"
     mirror = choose_mirror(args.mirror, disabled=args.no_mirror)
     for name in names:
@@ -83,7 +85,9 @@ def _table5(args: argparse.Namespace) -> int:
         )
     ours = table5(load_prepared(p) for p in paths)
     if args.out is not None:
-        ours.to_csv(args.out, index=False)
+        from threshold_choice.atomic import write_text_atomic
+
+        write_text_atomic(args.out, ours.to_csv(index=False))
     with pd.option_context("display.max_rows", None, "display.width", 120):
         print(ours.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
         if args.published is None:

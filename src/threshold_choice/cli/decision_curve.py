@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from threshold_choice.cli import COMMANDS
-from threshold_choice.cli.inputs import add_pos_label_argument
+from threshold_choice.cli.inputs import add_exact_argument, add_pos_label_argument
 
 #: the rescaled threshold axes of paper 002's App. C (``decision_curves.RESCALINGS``, named
 #: here so that --help does not load pandas; a test keeps them equal)
@@ -17,7 +21,7 @@ SCALES: tuple[str, ...] = ("quadratic", "log")
 def _run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from threshold_choice.cli.inputs import read_scores_csv
+    from threshold_choice.cli.inputs import EXACT_FORMAT, READABLE_FORMAT, read_scores_csv
     from threshold_choice.costlines import CostLines
     from threshold_choice.decision_curves import (
         DEFAULT_THRESHOLDS,
@@ -49,11 +53,30 @@ def _run(args: argparse.Namespace) -> int:
         ]
         columns = [c for c in curve.columns if c not in ("threshold", "x")]
         averages = pd.DataFrame(rows, columns=["low", "high", *columns])
-    curve.to_csv(sys.stdout, index=False, float_format="%.10g")
+    if args.format == "json":
+        _write_json(curve, averages)
+        return 0
+    digits = EXACT_FORMAT if args.exact else READABLE_FORMAT
+    curve.to_csv(sys.stdout, index=False, float_format=digits)
     if averages is not None:
         sys.stdout.write("\n")
-        averages.to_csv(sys.stdout, index=False, float_format="%.10g")
+        averages.to_csv(sys.stdout, index=False, float_format=digits)
     return 0
+
+
+def _write_json(curve: pd.DataFrame, averages: pd.DataFrame | None) -> None:
+    """The curve (and the averages) as exact JSON numbers (null where a value is not one)."""
+    import json
+    import math
+
+    def records(frame: pd.DataFrame) -> list[dict[str, object]]:
+        return [{k: (None if isinstance(v, float) and not math.isfinite(v) else v)
+                 for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+    payload: dict[str, object] = {"curve": records(curve)}
+    if averages is not None:
+        payload["averages"] = records(averages)
+    sys.stdout.write(json.dumps(payload, indent=2, allow_nan=False) + "\n")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -98,4 +121,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar=("LOW", "HIGH"),
         help="also print the exact average net benefit over t uniform on [LOW, HIGH] (repeatable)",
     )
+    parser.add_argument(
+        "--format", choices=("csv", "json"), default="csv",
+        help="csv (default) or json: {\"curve\": [rows], \"averages\": [rows]}, exact numbers",
+    )
+    add_exact_argument(parser)
     parser.set_defaults(func=_run)

@@ -104,21 +104,28 @@ def read_scores_csv(
 
     Blank lines are skipped; errors name the file and the 1-based line (blank lines counted).
     A well-formed file is read as two typed columns (about 16 bytes a row: 10^7 rows in a few
-    seconds); any problem sends it through the line-by-line reading that names the line."""
-    fast = _read_typed(Path(path))
+    seconds); any problem sends it through the line-by-line reading that names the line.
+    A pipe (``/dev/stdin``, ``<(command)``) is read once; a device or a file larger than
+    :data:`~threshold_choice._files.MAX_INPUT_BYTES` is refused (:mod:`threshold_choice._files`).
+    """
+    from threshold_choice._files import read_special
+
+    data = read_special(path, f"{what} file")
+    fast = _read_typed(Path(path), data)
     if fast is not None and pos_label in (None, "1", "0"):
         labels, scores = fast
         return (labels if pos_label != "0" else (1 - labels).astype(np.int8)), scores
-    return _read_checked(Path(path), what, pos_label)
+    return _read_checked(Path(path), what, pos_label, data)
 
 
-def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
-    """The labels and scores of a well-formed file, or None (then :func:`_read_checked`
-    finds and names the problem)."""
+def _read_typed(path: Path, data: bytes | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The labels and scores of a well-formed file (``data``: its bytes, read once from a
+    pipe), or None (then :func:`_read_checked` finds and names the problem)."""
     import pandas as pd  # here: --help imports this module
 
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
+        with (open(path, encoding="utf-8-sig", newline="") if data is None else
+              io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")) as handle:
             header = next(csv.reader(handle), None)
         names = [c.lower() for c in header or ()]
         if names.count("label") != 1 or names.count("score") != 1:
@@ -129,7 +136,8 @@ def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
         # fields is a problem too
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            frame = pd.read_csv(path, encoding="utf-8-sig", index_col=False, engine="c",
+            frame = pd.read_csv(path if data is None else io.BytesIO(data),
+                                encoding="utf-8-sig", index_col=False, engine="c",
                                 dtype={label: np.float64, score: np.float64},
                                 skip_blank_lines=True, na_filter=False)
     except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError,
@@ -143,7 +151,7 @@ def _read_typed(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _read_checked(
-    path: Path, what: str, pos_label: str | None = None
+    path: Path, what: str, pos_label: str | None = None, data: bytes | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`read_scores_csv` line by line, each problem named with its line."""
     import pandas as pd
@@ -151,7 +159,8 @@ def _read_checked(
     if path.is_dir():
         raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
     try:
-        text = path.read_text(encoding="utf-8-sig")  # -sig: a leading byte-order mark is dropped
+        # -sig: a leading byte-order mark is dropped
+        text = path.read_text(encoding="utf-8-sig") if data is None else data.decode("utf-8-sig")
     except FileNotFoundError:
         raise UserError(f"{what} file {path} does not exist") from None
     except OSError as exc:
@@ -242,6 +251,20 @@ def probability_problem(scores: np.ndarray, methods: Sequence[str], what: str) -
     """The library's :func:`~threshold_choice.methods.probability_problem`, pointing at
     ``--method``."""
     return _probability_problem(scores, methods, what, how=" with --method")
+
+
+#: the CSV numbers' format: readable (10 significant digits) or, with ``--exact``, 17 (every
+#: float64 reads back exactly)
+READABLE_FORMAT, EXACT_FORMAT = "%.10g", "%.17g"
+
+
+def add_exact_argument(parser: argparse.ArgumentParser) -> None:
+    """``--exact``, shared by the commands that print numbers as CSV."""
+    parser.add_argument(
+        "--exact", action="store_true",
+        help="print the CSV's numbers to 17 significant digits, which read back as the exact "
+        "values (default: 10, readable; --format json is always exact)",
+    )
 
 
 def add_pos_label_argument(parser: argparse.ArgumentParser) -> None:

@@ -12,6 +12,9 @@ import numpy as np
 
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import (
+    EXACT_FORMAT,
+    READABLE_FORMAT,
+    add_exact_argument,
     add_pos_label_argument,
     check_seed_and_bootstrap,
     check_train_given,
@@ -60,7 +63,8 @@ def _json_number(value: object) -> object:
 
 
 def _write_output(
-    losses: pd.DataFrame, metric_frame: pd.DataFrame, fmt: str, estimator: str
+    losses: pd.DataFrame, metric_frame: pd.DataFrame, fmt: str, estimator: str,
+    exact: bool = False,
 ) -> None:
     """CSV (losses, a blank line, metrics) or JSON; ``metric_frame``: ``metric, value`` and,
     with ``--bootstrap``, ``lower, upper`` (as the losses then)."""
@@ -79,9 +83,10 @@ def _write_output(
         # allow_nan=False: fail loudly rather than write NaN/Infinity (not JSON)
         sys.stdout.write(json.dumps(payload, indent=2, allow_nan=False) + "\n")
         return
-    losses.to_csv(sys.stdout, index=False, float_format="%.10g")
+    digits = EXACT_FORMAT if exact else READABLE_FORMAT
+    losses.to_csv(sys.stdout, index=False, float_format=digits)
     sys.stdout.write("\n")
-    metric_frame.to_csv(sys.stdout, index=False, float_format="%.10g")
+    metric_frame.to_csv(sys.stdout, index=False, float_format=digits)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -161,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
         if at_stated is not None:  # same rows, same order (by gamma then method)
             losses["expected_cost_at_c"] = costs.in_units(at_stated["expected_loss"].to_numpy())
     losses["gamma"] = losses["gamma"].map(format_gamma)
-    _write_output(losses, metric_frame, args.format, args.estimator)
+    _write_output(losses, metric_frame, args.format, args.estimator, args.exact)
     return 0
 
 
@@ -336,4 +341,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(accuracy loss)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
+    add_exact_argument(parser)
     parser.set_defaults(func=_run)

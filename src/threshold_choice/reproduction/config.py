@@ -414,3 +414,36 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     _check_evaluation(config["evaluation"])
     _check_published(config, root)
     _check_same_conditions(config, root)
+
+
+def validate_config(config: Mapping[str, Any], validate: Any, basedir: Path | str) -> None:
+    """Run Snakemake's ``validate(config)`` (the schema, its defaults filled in) with its
+    problems in one line: a configuration that expands to a huge tree (an alias bomb) is
+    refused before anything walks it; a schema error names the key, not the whole schema, and
+    points at the working folder when it is not the repository's (``basedir``), whose
+    ``config/config.yaml`` then went unread."""
+    import os
+
+    import jsonschema
+
+    from threshold_choice._yaml import check_expanded_size, schema_message
+
+    try:
+        check_expanded_size(config, "the configuration")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        validate(config)
+    except Exception as exc:
+        # Snakemake raises its WorkflowError while handling jsonschema's error
+        found = [e for e in (exc, exc.__context__, exc.__cause__)
+                 if isinstance(e, jsonschema.ValidationError)]
+        if not found:
+            raise
+        error = found[0]
+        where = "".join(f"[{part!r}]" for part in error.absolute_path)
+        hint = "fix it (docs/config-reference.md lists the keys)"
+        if Path(os.getcwd()).resolve() != Path(basedir).resolve():
+            hint = (f"run Snakemake from the repository's folder ({basedir}), whose "
+                    "config/config.yaml gives the defaults")
+        raise UserError(f"config{where}: {schema_message(error)}; {hint}") from None

@@ -22,13 +22,26 @@ def software_versions(*, weka: bool = False,
     """``{name: version}`` of Python and the ``packages`` (default: the numeric packages and
     this package); with ``weka=True`` also the Weka release, the ``weka.jar`` (its file name
     and SHA-256: the same jar reads the same on every machine, wherever its cache is) and the
-    Java runtime of the running JVM (starting it if needed)."""
+    Java runtime of the running JVM (starting it if needed); a jar that
+    ``THRESHOLD_CHOICE_WEKA_JAR`` chose is marked so."""
     versions = {"python": platform.python_version(), **_package_versions(packages)}
     if weka:
-        from threshold_choice.models.jvm import java_version, weka_jar_in_use, weka_version
+        import os
+
+        from threshold_choice.models.jvm import (
+            WEKA_JAR_ENV,
+            java_version,
+            weka_jar_in_use,
+            weka_version,
+        )
 
         versions["weka"] = weka_version()
-        versions["weka.jar"] = jar_identity(weka_jar_in_use())
+        jar = weka_jar_in_use()
+        versions["weka.jar"] = jar_identity(jar)
+        override = os.environ.get(WEKA_JAR_ENV)
+        if override and Path(override).expanduser().resolve() == Path(jar).resolve():
+            # an override of what runs is part of the provenance (the report shows it)
+            versions["weka.jar"] += f" from {WEKA_JAR_ENV}"
         versions["java"] = java_version()
     return versions
 

@@ -40,7 +40,12 @@ from threshold_choice.reproduction.steps.report import (
     step_tables,
 )
 from threshold_choice.reproduction.steps.score import read_splits, step_score
-from threshold_choice.reproduction.steps.weka import step_authors_weka, weka_jar_of
+from threshold_choice.reproduction.steps.weka import (
+    retry_authors_weka,
+    step_authors_weka,
+    weka_jar_of,
+    weka_jar_override,
+)
 
 __all__ = [
     "FigureFiles",
@@ -49,6 +54,7 @@ __all__ = [
     "log_to",
     "one_line",
     "read_splits",
+    "retry_authors_weka",
     "step_authors_weka",
     "step_collect",
     "step_compare",
@@ -65,6 +71,7 @@ __all__ = [
     "step_table5",
     "step_tables",
     "weka_jar_of",
+    "weka_jar_override",
     "write_csv",
     "write_parquet",
 ]

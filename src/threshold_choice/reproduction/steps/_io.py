@@ -93,6 +93,24 @@ def for_each_dataset(datasets: Sequence[str], logs: Sequence[Path | str],
                         + "; ".join(failed))
 
 
+def read_parquet_or_remove(path: Path | str, what: str, source: str = "") -> pd.DataFrame:
+    """The parquet file ``path``, an output of an earlier job; a damaged one is removed (every
+    such file is a target of the run, so the next run makes it again) and a
+    :class:`UserError` says to run the same command again. ``what``: "scores file"...;
+    ``source``: where the file will come from again ("from the score cache")."""
+    import pyarrow as pa
+
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        if not Path(path).is_file():
+            raise
+        Path(path).unlink()
+        raise UserError(f"the {what} {path} is damaged ({one_line(exc)}); it was removed: run "
+                        f"the same command again to make it again{' ' if source else ''}"
+                        f"{source}") from None
+
+
 def write_parquet(frame: pd.DataFrame, path: Path | str) -> None:
     """Write ``frame`` to parquet atomically, without the pandas index."""
     with atomic_output(path) as tmp:

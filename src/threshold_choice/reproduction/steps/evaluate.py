@@ -19,7 +19,11 @@ from threshold_choice.reproduction.runs import (
     RUN_KEYS,
     RUNS_METADATA_KEY,
 )
-from threshold_choice.reproduction.steps._io import write_csv, write_parquet
+from threshold_choice.reproduction.steps._io import (
+    read_parquet_or_remove,
+    write_csv,
+    write_parquet,
+)
 
 
 def evaluate_scores(
@@ -106,7 +110,7 @@ def step_evaluate(
     gamma_values = [parse_gamma(g) for g in gammas]
     frames, timings = [], []
     for path in scores_paths:
-        scores = pd.read_parquet(path)
+        scores = read_parquet_or_remove(path, "scores file", "from the score cache")
         start, start_cpu = time.perf_counter(), time.process_time()
         frames.append(evaluate_scores(scores, dataset, Path(path).stem, methods=methods,
                                       gammas=gamma_values, settings=loss_settings,
@@ -130,7 +134,8 @@ def step_collect(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    runs = pd.concat([pd.read_parquet(p) for p in run_files], ignore_index=True)
+    runs = pd.concat([read_parquet_or_remove(p, "runs file") for p in run_files],
+                     ignore_index=True)
     runs = runs.sort_values(list(RUN_KEYS), kind="stable").reset_index(drop=True)
     table = pa.Table.from_pandas(runs, preserve_index=False)
     if settings is not None or learners is not None:
