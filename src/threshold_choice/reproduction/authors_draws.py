@@ -1,0 +1,118 @@
+"""The authors' draws of ``c_hat``, replayed from R's stream as their script drew them.
+
+Their script (``Uncertainty/experiments_binomial_v72.R`` of ``ceferra/ThresholdChoiceMethods``,
+run once per gamma) did, for each dataset and iteration ``i``:
+
+1. ``set.seed(i)``; the split: ``sample(nrow)`` (``n`` uniforms) and caret's
+   ``createDataPartition`` (one uniform per training row), see
+   :class:`~threshold_choice.splits.RSplitter`;
+2. for each of the 12 models in :data:`AUTHORS_MODELS` in turn: the Random model's scores
+   (``runif(n_train)`` then ``runif(n_test)``; the Weka learners draw nothing from R's
+   stream), then for each grid point ``c = it/1000, it = 1..1000``:
+
+   * ``c_hat``: ``rbeta(1, alpha, beta)`` with ``alpha = gamma*c + 1`` and
+     ``beta = gamma - alpha + 2`` (R's arithmetic, kept here); ``runif(1, 0, 1)`` at
+     gamma = 0; ``c`` itself at gamma = inf (no draw);
+   * score-uniform's threshold ``runif(1)``;
+   * rate-uniform's ``sample(1:(n_test + 1), 1)``: one uniform (R 3.5's sampling).
+
+   The four methods of the paper (and the skew variants) are evaluated at that ``c_hat``;
+   score-uniform at its threshold, rate-uniform at its uniform.
+
+So every draw is a function of the iteration, the split's sizes, the model's position and
+gamma: :func:`replay_iteration` gives them. The Random model's scores differ from gamma to
+gamma (their position in the stream follows the draws of the 11 models before it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from threshold_choice._typing import FloatArray
+from threshold_choice.splits.rng_r import RMersenneTwister, rbeta_from_uniforms
+
+__all__ = ["AUTHORS_MODELS", "GridDraws", "IterationDraws", "replay_iteration"]
+
+#: the authors' models in their script's order (their names J48, J48Unp, logist, NB, Stump,
+#: IBK, IBK1, SMV, SMVp, PART, Major, Random), under this project's names
+AUTHORS_MODELS: tuple[str, ...] = ("J48", "J48Unp", "Logist", "NB", "Stump", "IBK10", "IBK1",
+                                   "SVM", "SVMp", "PART", "Prior", "Random")
+#: the model whose scores are R's uniforms
+RANDOM_MODEL = "Random"
+
+
+@dataclass(frozen=True)
+class GridDraws:
+    """One model's draws over the grid ``c = i/grid_size`` (one value per grid point)."""
+
+    #: the presumed cost proportion the methods were given
+    c_hat: FloatArray
+    #: score-uniform's threshold (its ``runif(1)``)
+    score_uniform: FloatArray
+    #: the uniform of rate-uniform's ``sample(1:(n + 1), 1)`` (cut ``floor((n + 1) u)``)
+    rate_uniform: FloatArray
+
+
+@dataclass(frozen=True)
+class IterationDraws:
+    """Everything the authors' script drew after the split of one iteration, at one gamma."""
+
+    #: by model, in :data:`AUTHORS_MODELS` order
+    grid: dict[str, GridDraws]
+    #: the Random model's training and test scores
+    random_train: FloatArray
+    random_test: FloatArray
+
+
+def _grid_draws(stream: RMersenneTwister, gamma: float, grid_size: int) -> GridDraws:
+    c = np.arange(1, grid_size + 1, dtype=np.float64) / grid_size  # R: it/km
+    if math.isinf(gamma):
+        u = stream.unif_rand(2 * grid_size)
+        return GridDraws(c, u[0::2], u[1::2])
+    if gamma == 0:
+        u = stream.unif_rand(3 * grid_size)
+        return GridDraws(u[0::3], u[1::3], u[2::3])
+    c_hat, score_u, rate_u = (np.empty(grid_size) for _ in range(3))
+    alphas = (gamma * c + 1.0).tolist()  # R: alphabeta*creal + 1
+    block = 6 * grid_size
+    u = stream.peek_unif(block).tolist()
+    pos = 0
+    for i, alpha in enumerate(alphas):
+        beta = gamma - alpha + 2.0  # R: alphabeta - alpha + 2
+        while True:
+            try:
+                c_hat[i], end = rbeta_from_uniforms(u, pos, alpha, beta)
+                score_u[i], rate_u[i] = u[end], u[end + 1]
+                break
+            except IndexError:  # past the peeked block (many rejections): peek further
+                block *= 2
+                u = stream.peek_unif(block).tolist()
+        pos = end + 2
+    stream.skip(pos)
+    return GridDraws(c_hat, score_u, rate_u)
+
+
+def replay_iteration(iteration: int, n_train: int, n_test: int, gamma: float, *,
+                     grid_size: int = 1000,
+                     models: Sequence[str] = AUTHORS_MODELS) -> IterationDraws:
+    """The authors' draws after the split of ``iteration`` at ``gamma`` (module docstring).
+
+    ``n_train``, ``n_test``: the split's sizes (all rows of the dataset, the rows with
+    missing values included, as R's data frames). The split itself consumed
+    ``n_train + n_test`` uniforms (``sample``) and ``n_train`` more (``createDataPartition``
+    takes ``ceiling(n_level / 2)`` rows of each class, one uniform each).
+    """
+    stream = RMersenneTwister(iteration)
+    stream.skip(2 * n_train + n_test)
+    grid: dict[str, GridDraws] = {}
+    random_train = random_test = np.empty(0)
+    for model in models:
+        if model == RANDOM_MODEL:
+            random_train = stream.unif_rand(n_train)
+            random_test = stream.unif_rand(n_test)
+        grid[model] = _grid_draws(stream, float(gamma), grid_size)
+    return IterationDraws(grid, random_train, random_test)
