@@ -27,15 +27,19 @@ gamma (their position in the stream follows the draws of the 11 models before it
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from threshold_choice._typing import FloatArray
+from threshold_choice.errors import UserError
 from threshold_choice.splits.rng_r import RMersenneTwister, rbeta_from_uniforms
 
-__all__ = ["AUTHORS_MODELS", "GridDraws", "IterationDraws", "replay_iteration"]
+__all__ = ["AUTHORS_MODELS", "GridDraws", "IterationDraws", "evaluate_as_authors",
+           "replay_iteration"]
 
 #: the authors' models in their script's order (their names J48, J48Unp, logist, NB, Stump,
 #: IBK, IBK1, SMV, SMVp, PART, Major, Random), under this project's names
@@ -116,3 +120,76 @@ def replay_iteration(iteration: int, n_train: int, n_test: int, gamma: float, *,
             random_test = stream.unif_rand(n_test)
         grid[model] = _grid_draws(stream, float(gamma), grid_size)
     return IterationDraws(grid, random_train, random_test)
+
+
+def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
+                        methods: Sequence[str], gammas: Sequence[float], settings: Any,
+                        loss_function: str = "accuracy") -> list[pd.DataFrame]:
+    """The per-run tables of one dataset's models (in the order of ``scores``, by model) at
+    the draws of the authors' script: the evaluate step's ``authors`` estimator.
+
+    ``scores``: every model of :data:`AUTHORS_MODELS` (their draws follow one another in R's
+    stream), each a scores table of the R splits. The Random model is evaluated, at each
+    gamma, on the scores R drew there; its stored scores (the gamma = inf run's) are checked
+    against the replay first, which fails for splits that are not the authors'.
+    """
+    from threshold_choice.evaluation import RunDraws
+    from threshold_choice.reproduction.steps.evaluate import evaluate_scores
+
+    missing = [m for m in AUTHORS_MODELS if m not in scores]
+    extra = [m for m in scores if m not in AUTHORS_MODELS]
+    if missing or extra:
+        raise UserError(
+            f"dataset {dataset}: the authors estimator replays the stream of the authors' 12 "
+            f"models ({', '.join(AUTHORS_MODELS)}); "
+            + (f"missing {', '.join(missing)}" if missing else f"not theirs: {', '.join(extra)}")
+            + " (set models.use to their 12, or choose another estimator)")
+    random = scores[RANDOM_MODEL]
+    parts = {int(split): (frame[frame["part"] == "train"], frame[frame["part"] == "test"])
+             for split, frame in random.groupby("split", sort=True)}
+    grid_size = settings.grid_size
+    replays = {(split, g): replay_iteration(split, len(train), len(test), g,
+                                            grid_size=grid_size)
+               for split, (train, test) in parts.items() for g in (*gammas, math.inf)}
+    for split, (train, test) in parts.items():
+        inf = replays[(split, math.inf)]
+        if not (np.array_equal(train["score"].to_numpy(), inf.random_train)
+                and np.array_equal(test["score"].to_numpy(), inf.random_test)):
+            raise UserError(
+                f"dataset {dataset}, split {split}: the Random model's scores are not R's "
+                "uniforms where the authors' script drew them, so the draws cannot be replayed "
+                "(use splits.splitter: r and the authors' Random), or choose another estimator")
+
+    def run_draws(model: str, at: Sequence[float]) -> dict[int, RunDraws]:
+        out = {}
+        for split in parts:
+            grids = [replays[(split, g)].grid[model] for g in at]
+            out[split] = RunDraws([d.c_hat for d in grids], [d.score_uniform for d in grids],
+                                  [d.rate_uniform for d in grids])
+        return out
+
+    frames = []
+    for model, table in scores.items():
+        if model != RANDOM_MODEL:
+            frames.append(evaluate_scores(table, dataset, model, methods=methods, gammas=gammas,
+                                          settings=settings, loss_function=loss_function,
+                                          draws=run_draws(model, gammas)))
+            continue
+        per_gamma = []
+        for g in gammas:  # Random's scores at this gamma, in the stored rows' order
+            redrawn = table.copy()
+            for split, (train, test) in parts.items():
+                replay = replays[(split, g)]
+                redrawn.loc[train.index, "score"] = replay.random_train
+                redrawn.loc[test.index, "score"] = replay.random_test
+            per_gamma.append(evaluate_scores(redrawn, dataset, model, methods=methods,
+                                             gammas=[g], settings=settings,
+                                             loss_function=loss_function,
+                                             draws=run_draws(model, [g])))
+        # the rows in evaluate_scores' order: by split, then gamma, then method
+        joined = pd.concat(per_gamma, ignore_index=True)
+        order = np.lexsort((np.arange(len(joined)),
+                            np.repeat(np.arange(len(gammas)), len(joined) // len(gammas)),
+                            joined["split"].to_numpy()))
+        frames.append(joined.iloc[order].reset_index(drop=True))
+    return frames

@@ -176,7 +176,7 @@ def rbeta_from_uniforms(u: list[float], pos: int, aa: float, bb: float) -> tuple
         raise ValueError(f"rbeta needs finite shapes > 0, got {aa!r}, {bb!r}")
     a, b = min(aa, bb), max(aa, bb)
     alpha = a + b
-    log, exp = math.log, math.exp
+    log = math.log
     if a <= 1.0:  # algorithm BC
         beta = 1.0 / a
         delta = 1.0 + b - a

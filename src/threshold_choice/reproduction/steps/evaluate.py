@@ -31,9 +31,11 @@ def evaluate_scores(
     gammas: Iterable[float],
     settings: Any,
     loss_function: str = "accuracy",
+    draws: Mapping[int, Any] | None = None,
 ) -> pd.DataFrame:
     """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores
-    (``settings``: a :class:`threshold_choice.evaluation.LossSettings`)."""
+    (``settings``: a :class:`threshold_choice.evaluation.LossSettings`; ``draws``: each
+    split's :class:`~threshold_choice.evaluation.RunDraws`, for the ``authors`` estimator)."""
     from threshold_choice.evaluation import LossBatch
     from threshold_choice.metrics import compute_metrics
 
@@ -53,7 +55,8 @@ def evaluate_scores(
         test, train = rows & is_test, rows & ~is_test
         try:
             runs.append(batch.selections(labels[test], values[test], train_y=labels[train],
-                                           train_s=values[train]))
+                                           train_s=values[train],
+                                           draws=None if draws is None else draws[int(split)]))
             metrics.append(compute_metrics(labels[test], values[test]))
         except UserError as exc:
             raise UserError(f"{where}, split {split}: {exc}") from None
@@ -104,6 +107,21 @@ def step_evaluate(
     loss_function = options.pop("loss", "accuracy")
     loss_settings = LossSettings.from_mapping(options)
     gamma_values = [parse_gamma(g) for g in gammas]
+    if loss_settings.estimator == "authors":  # all models at once: they share R's stream
+        from threshold_choice.reproduction.authors_draws import evaluate_as_authors
+
+        scores = {Path(p).stem: pd.read_parquet(p) for p in scores_paths}
+        start, start_cpu = time.perf_counter(), time.process_time()
+        frames = evaluate_as_authors(scores, dataset, methods=methods, gammas=gamma_values,
+                                     settings=loss_settings, loss_function=loss_function)
+        write_parquet(pd.concat(frames, ignore_index=True), out)
+        if out_timings is not None:  # one replay for all the models: its time shared equally
+            share = [(time.perf_counter() - start) / len(scores),
+                     (time.process_time() - start_cpu) / len(scores)]
+            columns = ["dataset", "model", "evaluate_seconds", "evaluate_cpu_seconds"]
+            write_csv(pd.DataFrame([(dataset, model, *share) for model in scores],
+                                   columns=columns), out_timings)
+        return
     frames, timings = [], []
     for path in scores_paths:
         scores = pd.read_parquet(path)
