@@ -89,3 +89,35 @@ def test_models_other_than_the_authors_12_are_refused(
     scores = {m: s for m, s in baseline_scores["bupa"].items() if m != "NB"}
     with pytest.raises(UserError, match="missing NB"):
         evaluate_as_authors(scores, "bupa", methods=METHODS, gammas=[4.0], settings=SETTINGS)
+
+
+def test_the_evaluate_step_with_authors_differs_from_grid_only_at_finite_gamma(
+        baseline_scores: dict[str, dict[str, pd.DataFrame]], tmp_path: Path) -> None:
+    from threshold_choice.reproduction.steps import step_evaluate
+
+    paths = []
+    for model, frame in baseline_scores["haberman"].items():
+        paths.append(tmp_path / "scores" / f"{model}.parquet")
+        paths[-1].parent.mkdir(exist_ok=True)
+        frame.to_parquet(paths[-1])
+    tables = {}
+    for estimator in ("grid", "authors"):
+        settings = {"estimator": estimator, "rate_threshold_offset": 1e-7,
+                    "tie_breaking": "authors"}
+        step_evaluate(paths, "haberman", tmp_path / f"{estimator}.parquet", methods=METHODS,
+                      gammas=["inf", "4"], settings=settings,
+                      out_timings=tmp_path / f"{estimator}.timings.csv")
+        tables[estimator] = pd.read_parquet(tmp_path / f"{estimator}.parquet")
+    grid, authors = tables["grid"], tables["authors"]
+    keys = ["dataset", "model", "split", "gamma", "method"]
+    assert list(authors.columns) == list(grid.columns)
+    pd.testing.assert_frame_equal(authors[keys], grid[keys])  # the same rows, in order
+    inf = (grid["gamma"] == math.inf).to_numpy()
+    np.testing.assert_array_equal(authors["loss"].to_numpy()[inf], grid["loss"].to_numpy()[inf])
+    finite = authors["loss"].to_numpy()[~inf] - grid["loss"].to_numpy()[~inf]
+    assert np.abs(finite).max() > 1e-3  # one draw per grid point, not the expectation
+    random = (authors["model"] == "Random").to_numpy()
+    assert not np.array_equal(authors["AUC"].to_numpy()[random & ~inf],
+                              grid["AUC"].to_numpy()[random & ~inf])  # rescored at gamma 4
+    timings = pd.read_csv(tmp_path / "authors.timings.csv")
+    assert sorted(timings["model"]) == sorted(AUTHORS_MODELS)
