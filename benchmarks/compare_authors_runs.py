@@ -26,6 +26,7 @@ from threshold_choice.reproduction.authors_results import (
     OTHER_METHODS,
     compare_means,
     read_authors_means,
+    read_authors_runs,
     run_means,
 )
 
@@ -39,6 +40,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="the paper's four methods, or also the z and uniform variants")
     parser.add_argument("--write-fixture", type=Path, help="write their means as a CSV")
     parser.add_argument("--datasets", help="comma-separated datasets of --write-fixture")
+    parser.add_argument("--figures", action="store_true",
+                        help="also the data of Figs 5 and 6 (gamma inf and 0) from their runs "
+                        "and from ours, point by point")
     args = parser.parse_args(argv)
     columns = METHODS if args.methods == "paper" else {**METHODS, **OTHER_METHODS}
     authors = read_authors_means(args.checkout, columns)
@@ -57,6 +61,35 @@ def main(argv: list[str] | None = None) -> None:
         worst = both[~both["agree"]].sort_values("difference", key=abs, ascending=False)
         if len(worst):
             print(worst.drop(columns="agree").to_string(index=False, max_rows=300))
+    if args.figures:
+        compare_figures(read_authors_runs(args.checkout),
+                        pd.concat([pd.read_parquet(p) for p in args.runs]), args.tolerance)
+
+
+def compare_figures(theirs: pd.DataFrame, ours: pd.DataFrame, tolerance: float) -> None:
+    """Figs 5 and 6 drawn from their runs and from ours (the runs both hold), point by point."""
+    from threshold_choice.reproduction.figures import figure5_data, figure6_data
+
+    keys = ["dataset", "model", "split"]
+    held = ours[keys].drop_duplicates()
+    theirs = theirs.merge(held, on=keys)
+    ours = ours[ours["method"].isin(theirs["method"].unique())
+                & ours["gamma"].isin(theirs["gamma"].unique())]
+    for name, make in (("Fig. 5", figure5_data), ("Fig. 6", figure6_data)):
+        a, b = make(theirs), make(ours)
+        on = ["panel", "kind", "series", "x"] if name == "Fig. 5" else None
+        if on is None:  # Fig. 6: its points are runs, in the same order in both
+            b = b.reset_index(drop=True)
+            a = a.reset_index(drop=True)
+            differ = ((a["x"] - b["x"]).abs() > tolerance) | ((a["y"] - b["y"]).abs() > tolerance)
+            worst = float(max((a["x"] - b["x"]).abs().max(), (a["y"] - b["y"]).abs().max()))
+        else:
+            both = a.merge(b, on=on, suffixes=("_a", "_b"))
+            differ = (both["y_a"] - both["y_b"]).abs() > tolerance
+            worst = float((both["y_a"] - both["y_b"]).abs().max())
+            a = both
+        print(f"{name}: {int((~differ).sum())} of {len(a)} points equal to {tolerance:g} "
+              f"(largest difference {worst:.3g})")
 
 
 if __name__ == "__main__":

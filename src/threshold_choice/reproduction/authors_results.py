@@ -21,7 +21,7 @@ from threshold_choice.errors import UserError
 from threshold_choice.reproduction.authors_draws import AUTHORS_MODELS
 
 __all__ = ["GAMMAS", "KNOWN_CAUSES", "METHODS", "MODELS", "OTHER_METHODS", "compare_means",
-           "read_authors_means", "run_means"]
+           "read_authors_means", "read_authors_runs", "run_means"]
 
 #: the authors' columns -> this project's methods (rtun, their rate-uniform, is a random cut
 #: among the n + 1 midpoints of the sorted scores: this project's instance-uniform)
@@ -35,9 +35,10 @@ GAMMAS: tuple[float, ...] = (*map(float, range(11)), 16.0, math.inf)
 RESULTS = "Uncertainty/Results/new2017bresults_binomial_iter10_p0.5_n{}.Rdata"
 
 
-def read_authors_means(checkout: Path, columns: dict[str, str] | None = None) -> pd.DataFrame:
-    """Their means over the iterations: columns dataset, model, gamma, method, loss
-    (``columns``: theirs -> our methods; default :data:`METHODS`, the paper's four)."""
+def read_authors_runs(checkout: Path, columns: dict[str, str] | None = None) -> pd.DataFrame:
+    """Their per-run losses: columns dataset, model, split (their iteration), gamma, method,
+    loss, as this project's runs tables (``columns``: theirs -> our methods; default
+    :data:`METHODS`, the paper's four)."""
     try:
         import pyreadr
     except ImportError:
@@ -54,14 +55,23 @@ def read_authors_means(checkout: Path, columns: dict[str, str] | None = None) ->
     frames = []
     for gamma in GAMMAS:
         dades = pyreadr.read_r(checkout / RESULTS.format(_label(gamma)))["dades"]
-        means = dades.groupby(["Dataset", "Method"])[list(columns)].mean().reset_index()
-        long = means.melt(id_vars=["Dataset", "Method"], var_name="column", value_name="loss")
+        long = dades.melt(id_vars=["iter", "Dataset", "Method"], value_vars=list(columns),
+                          var_name="column", value_name="loss")
         frames.append(pd.DataFrame({
             "dataset": [datasets[int(i) - 1] for i in long["Dataset"]],
             "model": [MODELS[int(i) - 1] for i in long["Method"]],
-            "gamma": gamma, "method": long["column"].map(columns), "loss": long["loss"],
+            "split": long["iter"].astype(int), "gamma": gamma,
+            "method": long["column"].map(columns), "loss": long["loss"],
         }))
     return pd.concat(frames, ignore_index=True)
+
+
+def read_authors_means(checkout: Path, columns: dict[str, str] | None = None) -> pd.DataFrame:
+    """Their means over the iterations: columns dataset, model, gamma, method, loss
+    (:func:`read_authors_runs` averaged)."""
+    runs = read_authors_runs(checkout, columns)
+    keys = ["dataset", "model", "gamma", "method"]
+    return runs.groupby(keys, sort=False)["loss"].mean().reset_index()
 
 
 def run_means(paths: list[Path]) -> pd.DataFrame:
@@ -92,9 +102,10 @@ def _label(gamma: float) -> str:
     return "Inf" if math.isinf(gamma) else str(int(gamma))
 
 
-_NB_TIES = ("NB's scores on this dataset include distinct values that are adjacent doubles "
-            "near 1; test-optimal there depends on how the authors' ThresMin broke the "
-            "near-tie (its midpoint threshold), one split off already at gamma = inf")
+_NB_TIES = ("the authors' test-optimal thresholds at the midpoint of the two distinct scores "
+            "around the chosen cut; where they are adjacent doubles (NB's scores near 1) the "
+            "midpoint rounds onto the upper one, which is then predicted 0 too: their loss is "
+            "another cut's (the same at gamma = inf)")
 _RATE_CUT = ("the authors' rate-uniform thresholds at the midpoint of two sorted scores, which "
              "for tied scores is the score itself (the whole tie predicted 0); "
              "instance-uniform mixes the adjacent cuts' lines instead")
