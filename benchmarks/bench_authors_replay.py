@@ -22,12 +22,8 @@ from pathlib import Path
 import pandas as pd
 
 from threshold_choice.evaluation import LossSettings
-from threshold_choice.reproduction.authors_draws import (
-    AUTHORS_MODELS,
-    evaluate_as_authors,
-    replay_iteration,
-)
-from threshold_choice.reproduction.steps.evaluate import evaluate_scores
+from threshold_choice.reproduction.authors_draws import AUTHORS_MODELS, replay_iteration
+from threshold_choice.reproduction.steps.evaluate import evaluate_as_authors, evaluate_scores
 from threshold_choice.uncertainty import parse_gamma
 
 METHODS = ["test-optimal", "train-optimal", "score-driven", "rate-driven", "score-uniform",

@@ -23,8 +23,9 @@ from tests.conftest import REPO, SHARED
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.models.registry import load_model_registry
-from threshold_choice.reproduction.authors_draws import AUTHORS_MODELS, evaluate_as_authors
+from threshold_choice.reproduction.authors_draws import AUTHORS_MODELS
 from threshold_choice.reproduction.scores import score_model
+from threshold_choice.reproduction.steps.evaluate import evaluate_as_authors
 from threshold_choice.splits import RSplitter, make_splits, r_streams_after_splits
 
 DATA = Path(__file__).parent / "data"

@@ -69,3 +69,21 @@ def test_pairs_that_differ_are_listed_with_their_known_cause(tmp_path: Path) -> 
 def test_a_folder_that_is_not_their_checkout_is_named(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="not a checkout of ceferra/ThresholdChoiceMethods"):
         read_authors_means(tmp_path)
+
+
+def test_the_step_writes_every_pair_of_a_runs_table(tmp_path: Path) -> None:
+    from threshold_choice.reproduction.authors_results import (
+        read_authors_runs,
+        step_compare_authors_runs,
+    )
+
+    checkout = _checkout(tmp_path / "authors")
+    runs = read_authors_runs(checkout)  # their runs as a runs table: every mean agrees
+    runs = runs[runs["dataset"] == "bupa"]
+    runs.loc[(runs["model"] == "J48") & (runs["split"] == 2), "loss"] += 2e-6
+    runs.to_parquet(tmp_path / "runs.parquet")
+    step_compare_authors_runs(tmp_path / "runs.parquet", checkout, tmp_path / "out.csv")
+    written = pd.read_csv(tmp_path / "out.csv", keep_default_na=False)
+    assert len(written) == 12 * 13 * 4  # the pairs both hold: bupa's
+    assert set(written.loc[~written["agree"], "model"]) == {"J48"}  # its means off by 1e-6
+    assert (written.loc[~written["agree"], "cause"] == "").all()

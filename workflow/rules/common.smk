@@ -239,6 +239,13 @@ def figure_outputs():
 
 
 def comparison_outputs():
-    return [layout.comparison(R, name) for name in layout.COMPARISON_FILES] + [
-        layout.report_page(R)
-    ]
+    authors = (
+        [layout.authors_runs_comparison(R)]
+        if config["comparison"]["authors_results"]
+        else []
+    )
+    return (
+        [layout.comparison(R, name) for name in layout.COMPARISON_FILES]
+        + [layout.report_page(R)]
+        + authors
+    )

@@ -68,16 +68,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare_with_authors_runs(results: Path, checkout: Path) -> None:
-    """Every (dataset, model, gamma, method) mean of the run against the authors' results;
-    written to ``authors_runs.csv`` of the comparison folder."""
-    from threshold_choice.reproduction.authors_results import (
-        compare_means,
-        read_authors_means,
-        run_means,
-    )
+    """Every (dataset, model, gamma, method) mean of the run against the authors' results,
+    written to the comparison folder (``layout.authors_runs_comparison``)."""
+    from threshold_choice.reproduction.authors_results import step_compare_authors_runs
 
-    both = compare_means(read_authors_means(checkout), run_means([Path(layout.runs(results))]))
-    both.to_csv(Path(layout.comparison_folder(results)) / "authors_runs.csv", index=False)
+    both = step_compare_authors_runs(layout.runs(results), checkout,
+                                     layout.authors_runs_comparison(results))
     print(f"\nmeans of the authors' per-run results ({checkout}) that this run agrees with "
           f"to 5e-7: {int(both['agree'].sum())} of {len(both)}")
     for row in both[~both["agree"]].itertuples():

@@ -38,7 +38,7 @@ from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
 from threshold_choice.splits.rng_r import RMersenneTwister, rbeta_from_uniforms
 
-__all__ = ["AUTHORS_MODELS", "GridDraws", "IterationDraws", "evaluate_as_authors",
+__all__ = ["AUTHORS_MODELS", "DatasetReplay", "GridDraws", "IterationDraws", "replay_dataset",
            "replay_iteration"]
 
 #: the authors' models in their script's order (their names J48, J48Unp, logist, NB, Stump,
@@ -122,20 +122,47 @@ def replay_iteration(iteration: int, n_train: int, n_test: int, gamma: float, *,
     return IterationDraws(grid, random_train, random_test)
 
 
-def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
-                        methods: Sequence[str], gammas: Sequence[float], settings: Any,
-                        loss_function: str = "accuracy") -> list[pd.DataFrame]:
-    """The per-run tables of one dataset's models (in the order of ``scores``, by model) at
-    the draws of the authors' script: the evaluate step's ``authors`` estimator.
+@dataclass(frozen=True)
+class DatasetReplay:
+    """The authors' draws for every split of one dataset at each gamma
+    (:func:`replay_dataset`)."""
 
-    ``scores``: every model of :data:`AUTHORS_MODELS` (their draws follow one another in R's
-    stream), each a scores table of the R splits. The Random model is evaluated, at each
-    gamma, on the scores R drew there; its stored scores (the gamma = inf run's) are checked
-    against the replay first, which fails for splits that are not the authors'.
-    """
-    from threshold_choice.evaluation import RunDraws
-    from threshold_choice.reproduction.steps.evaluate import evaluate_scores
+    #: the Random model's scores table (its stored scores are the gamma = inf run's)
+    random: pd.DataFrame
+    #: per split: its training and test rows' index in ``random``
+    parts: dict[int, tuple[pd.Index, pd.Index]]
+    #: per (split, gamma)
+    replays: dict[tuple[int, float], IterationDraws]
 
+    def draws(self, model: str, gammas: Sequence[float]) -> dict[int, Any]:
+        """Per split, the :class:`~threshold_choice.evaluation.RunDraws` of ``model`` at
+        ``gammas``."""
+        from threshold_choice.evaluation import RunDraws
+
+        out = {}
+        for split in self.parts:
+            grids = [self.replays[(split, g)].grid[model] for g in gammas]
+            out[split] = RunDraws([d.c_hat for d in grids], [d.score_uniform for d in grids],
+                                  [d.rate_uniform for d in grids])
+        return out
+
+    def random_scores(self, gamma: float) -> pd.DataFrame:
+        """The Random model's scores table with the scores R drew at ``gamma``."""
+        redrawn = self.random.copy()
+        for split, (train, test) in self.parts.items():
+            replay = self.replays[(split, gamma)]
+            redrawn.loc[train, "score"] = replay.random_train
+            redrawn.loc[test, "score"] = replay.random_test
+        return redrawn
+
+
+def replay_dataset(scores: Mapping[str, pd.DataFrame], dataset: str, gammas: Sequence[float],
+                   *, grid_size: int = 1000) -> DatasetReplay:
+    """The authors' draws for one dataset's models (``scores``: every model of
+    :data:`AUTHORS_MODELS`, each a scores table of the R splits; their draws follow one
+    another in R's stream) at each of ``gammas``. The Random model's stored scores (the
+    gamma = inf run's) are checked against the replay, which fails for splits that are not
+    the authors'."""
     missing = [m for m in AUTHORS_MODELS if m not in scores]
     extra = [m for m in scores if m not in AUTHORS_MODELS]
     if missing or extra:
@@ -145,51 +172,18 @@ def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
             + (f"missing {', '.join(missing)}" if missing else f"not theirs: {', '.join(extra)}")
             + " (set models.use to their 12, or choose another estimator)")
     random = scores[RANDOM_MODEL]
-    parts = {int(split): (frame[frame["part"] == "train"], frame[frame["part"] == "test"])
+    parts = {int(split): (frame.index[(frame["part"] == "train").to_numpy()],
+                          frame.index[(frame["part"] == "test").to_numpy()])
              for split, frame in random.groupby("split", sort=True)}
-    grid_size = settings.grid_size
     replays = {(split, g): replay_iteration(split, len(train), len(test), g,
                                             grid_size=grid_size)
                for split, (train, test) in parts.items() for g in (*gammas, math.inf)}
     for split, (train, test) in parts.items():
         inf = replays[(split, math.inf)]
-        if not (np.array_equal(train["score"].to_numpy(), inf.random_train)
-                and np.array_equal(test["score"].to_numpy(), inf.random_test)):
+        if not (np.array_equal(random.loc[train, "score"].to_numpy(), inf.random_train)
+                and np.array_equal(random.loc[test, "score"].to_numpy(), inf.random_test)):
             raise UserError(
                 f"dataset {dataset}, split {split}: the Random model's scores are not R's "
                 "uniforms where the authors' script drew them, so the draws cannot be replayed "
                 "(use splits.splitter: r and the authors' Random), or choose another estimator")
-
-    def run_draws(model: str, at: Sequence[float]) -> dict[int, RunDraws]:
-        out = {}
-        for split in parts:
-            grids = [replays[(split, g)].grid[model] for g in at]
-            out[split] = RunDraws([d.c_hat for d in grids], [d.score_uniform for d in grids],
-                                  [d.rate_uniform for d in grids])
-        return out
-
-    frames = []
-    for model, table in scores.items():
-        if model != RANDOM_MODEL:
-            frames.append(evaluate_scores(table, dataset, model, methods=methods, gammas=gammas,
-                                          settings=settings, loss_function=loss_function,
-                                          draws=run_draws(model, gammas)))
-            continue
-        per_gamma = []
-        for g in gammas:  # Random's scores at this gamma, in the stored rows' order
-            redrawn = table.copy()
-            for split, (train, test) in parts.items():
-                replay = replays[(split, g)]
-                redrawn.loc[train.index, "score"] = replay.random_train
-                redrawn.loc[test.index, "score"] = replay.random_test
-            per_gamma.append(evaluate_scores(redrawn, dataset, model, methods=methods,
-                                             gammas=[g], settings=settings,
-                                             loss_function=loss_function,
-                                             draws=run_draws(model, [g])))
-        # the rows in evaluate_scores' order: by split, then gamma, then method
-        joined = pd.concat(per_gamma, ignore_index=True)
-        order = np.lexsort((np.arange(len(joined)),
-                            np.repeat(np.arange(len(gammas)), len(joined) // len(gammas)),
-                            joined["split"].to_numpy()))
-        frames.append(joined.iloc[order].reset_index(drop=True))
-    return frames
+    return DatasetReplay(random, parts, replays)

@@ -21,7 +21,7 @@ from threshold_choice.errors import UserError
 from threshold_choice.reproduction.authors_draws import AUTHORS_MODELS
 
 __all__ = ["GAMMAS", "KNOWN_CAUSES", "METHODS", "MODELS", "OTHER_METHODS", "compare_means",
-           "read_authors_means", "read_authors_runs", "run_means"]
+           "read_authors_means", "read_authors_runs", "run_means", "step_compare_authors_runs"]
 
 #: the authors' columns -> this project's methods (rtun, their rate-uniform, is a random cut
 #: among the n + 1 midpoints of the sorted scores: this project's instance-uniform)
@@ -95,6 +95,17 @@ def compare_means(authors: pd.DataFrame, ours: pd.DataFrame,
         if dataset != "*":
             hit &= both["dataset"] == dataset
         both.loc[hit, "cause"] = cause
+    return both
+
+
+def step_compare_authors_runs(runs_path: Path | str, checkout: Path | str,
+                              out: Path | str) -> pd.DataFrame:
+    """Every mean of the runs table ``runs_path`` against the authors' results in
+    ``checkout``, written to ``out`` (CSV: :func:`compare_means`' columns); returned too."""
+    from threshold_choice.reproduction.steps._io import write_csv
+
+    both = compare_means(read_authors_means(Path(checkout)), run_means([Path(runs_path)]))
+    write_csv(both, out)
     return both
 
 

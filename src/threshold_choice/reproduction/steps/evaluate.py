@@ -83,6 +83,34 @@ def evaluate_scores(
     return frame[list(RUN_COLUMNS)]
 
 
+def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
+                        methods: Sequence[str], gammas: Sequence[float], settings: Any,
+                        loss_function: str = "accuracy") -> list[pd.DataFrame]:
+    """The per-run tables of one dataset's models (in the order of ``scores``, by model) at
+    the draws of the authors' script (the ``authors`` estimator:
+    :func:`~threshold_choice.reproduction.authors_draws.replay_dataset`); the Random model
+    evaluated at each gamma on the scores R drew there."""
+    from threshold_choice.reproduction.authors_draws import RANDOM_MODEL, replay_dataset
+
+    replay = replay_dataset(scores, dataset, gammas, grid_size=settings.grid_size)
+    options = {"methods": methods, "settings": settings, "loss_function": loss_function}
+    frames = []
+    for model, table in scores.items():
+        if model != RANDOM_MODEL:
+            frames.append(evaluate_scores(table, dataset, model, gammas=gammas,
+                                          draws=replay.draws(model, gammas), **options))
+            continue
+        joined = pd.concat([evaluate_scores(replay.random_scores(g), dataset, model,
+                                            gammas=[g], draws=replay.draws(model, [g]),
+                                            **options) for g in gammas], ignore_index=True)
+        # in evaluate_scores' order: by split, then gamma, then method
+        order = np.lexsort((np.arange(len(joined)),
+                            np.repeat(np.arange(len(gammas)), len(joined) // len(gammas)),
+                            joined["split"].to_numpy()))
+        frames.append(joined.iloc[order].reset_index(drop=True))
+    return frames
+
+
 def step_evaluate(
     scores_paths: Sequence[Path | str],
     dataset: str,
@@ -108,8 +136,6 @@ def step_evaluate(
     loss_settings = LossSettings.from_mapping(options)
     gamma_values = [parse_gamma(g) for g in gammas]
     if loss_settings.estimator == "authors":  # all models at once: they share R's stream
-        from threshold_choice.reproduction.authors_draws import evaluate_as_authors
-
         scores = {Path(p).stem: pd.read_parquet(p) for p in scores_paths}
         start, start_cpu = time.perf_counter(), time.process_time()
         frames = evaluate_as_authors(scores, dataset, methods=methods, gammas=gamma_values,
