@@ -36,7 +36,7 @@ import pandas as pd
 
 from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
-from threshold_choice.splits.rng_r import RMersenneTwister, rbeta_from_uniforms
+from threshold_choice.splits.rng_r import RMersenneTwister
 
 __all__ = ["AUTHORS_MODELS", "DatasetReplay", "GridDraws", "IterationDraws", "replay_dataset",
            "replay_iteration"]
@@ -80,23 +80,9 @@ def _grid_draws(stream: RMersenneTwister, gamma: float, grid_size: int) -> GridD
     if gamma == 0:
         u = stream.unif_rand(3 * grid_size)
         return GridDraws(u[0::3], u[1::3], u[2::3])
-    c_hat, score_u, rate_u = (np.empty(grid_size) for _ in range(3))
-    alphas = (gamma * c + 1.0).tolist()  # R: alphabeta*creal + 1
-    block = 6 * grid_size
-    u = stream.peek_unif(block).tolist()
-    pos = 0
-    for i, alpha in enumerate(alphas):
-        beta = gamma - alpha + 2.0  # R: alphabeta - alpha + 2
-        while True:
-            try:
-                c_hat[i], end = rbeta_from_uniforms(u, pos, alpha, beta)
-                score_u[i], rate_u[i] = u[end], u[end + 1]
-                break
-            except IndexError:  # past the peeked block (many rejections): peek further
-                block *= 2
-                u = stream.peek_unif(block).tolist()
-        pos = end + 2
-    stream.skip(pos)
+    alphas = gamma * c + 1.0  # R: alphabeta*creal + 1; beta: alphabeta - alpha + 2
+    c_hat, after = stream.rbeta_each(alphas, gamma - alphas + 2.0, then=2)
+    score_u, rate_u = after[:, 0], after[:, 1]
     return GridDraws(c_hat, score_u, rate_u)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["RMersenneTwister", "r_initial_mt_key", "rbeta_from_uniforms"]
 
@@ -102,23 +102,77 @@ class RMersenneTwister:
         self.raw32(size)
 
     def rbeta(self, size: int, aa: float, bb: float) -> NDArray[np.float64]:
-        """R's ``rbeta(size, aa, bb)`` for finite ``aa, bb > 0``: ``size`` draws of
-        :func:`rbeta_from_uniforms`, consuming the stream as R does."""
-        out = np.empty(int(size))
-        block = max(64, 4 * int(size))
+        """R's ``rbeta(size, aa, bb)`` for finite ``aa, bb > 0``, consuming the stream as R
+        does (:func:`rbeta_from_uniforms`)."""
+        n = int(size)
+        return self.rbeta_each(np.full(n, float(aa)), np.full(n, float(bb)))[0]
+
+    def rbeta_each(self, aa: ArrayLike, bb: ArrayLike, then: int = 0
+                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """R's loop ``for (i in seq_along(aa)) { x[i] <- rbeta(1, aa[i], bb[i]);
+        u[i, ] <- runif(then) }``: the draws and the ``then`` uniforms after each.
+
+        R's arithmetic exactly: the constants of algorithm BB are computed for all draws at
+        once (IEEE operations, the same in numpy as in C), the rejection loop in Python on
+        the C library's ``log`` and ``exp``; BC (``min(aa, bb) <= 1``) by
+        :func:`rbeta_from_uniforms`.
+        """
+        aa = np.asarray(aa, dtype=np.float64)
+        bb = np.asarray(bb, dtype=np.float64)
+        if not (np.all((aa > 0) & (aa < math.inf)) and np.all((bb > 0) & (bb < math.inf))):
+            raise ValueError("rbeta needs finite shapes > 0")
+        a, b = np.minimum(aa, bb), np.maximum(aa, bb)
+        alpha = a + b
+        with np.errstate(invalid="ignore", divide="ignore"):  # BC's rows: not used
+            beta = np.sqrt((alpha - 2.0) / (2.0 * a * b - alpha))
+            gamma = a + 1.0 / beta
+        rows = zip(aa.tolist(), bb.tolist(), a.tolist(), b.tolist(), alpha.tolist(),
+                   beta.tolist(), gamma.tolist(), (aa != a).tolist(), strict=True)
+        out: list[float] = []
+        after: list[float] = []
+        block = max(64, (6 + then) * aa.size)
         u = self.peek_unif(block).tolist()
         pos = 0
-        for i in range(out.size):
-            while True:
-                try:
-                    out[i], end = rbeta_from_uniforms(u, pos, aa, bb)
-                    break
-                except IndexError:  # rejected past the peeked block: peek further
+        log, exp = math.log, math.exp
+        for aa_i, bb_i, a_i, b_i, al, be, ga, swapped in rows:
+            if pos + 64 + then > len(u):  # many rejections: peek further
+                block *= 2
+                u = self.peek_unif(block).tolist()
+            if a_i <= 1.0:  # algorithm BC
+                while True:
+                    try:
+                        x, pos = rbeta_from_uniforms(u, pos, aa_i, bb_i)
+                        break
+                    except IndexError:
+                        block *= 2
+                        u = self.peek_unif(block).tolist()
+                out.append(x)
+            else:  # algorithm BB, as rbeta_from_uniforms
+                while True:
+                    if pos + 2 > len(u):
+                        block *= 2
+                        u = self.peek_unif(block).tolist()
+                    u1 = u[pos]
+                    z = u1 * u1 * u[pos + 1]
+                    pos += 2
+                    v = be * log(u1 / (1.0 - u1))
+                    w = a_i * exp(v) if v < 709.0 else _w_from(v, a_i)
+                    r = ga * v - 1.3862944
+                    s = a_i + r - w
+                    if s + 2.609438 >= 5.0 * z:
+                        break
+                    t = log(z)
+                    if s > t or r + al * log(al / (b_i + w)) >= t:
+                        break
+                out.append(b_i / (b_i + w) if swapped else w / (b_i + w))
+            if then:
+                if pos + then > len(u):
                     block *= 2
                     u = self.peek_unif(block).tolist()
-            pos = end
+                after += u[pos : pos + then]
+                pos += then
         self.skip(pos)
-        return out
+        return np.array(out), np.array(after).reshape(aa.size, then)
 
     def sample_int(self, n: int, size: int | None = None) -> NDArray[np.int64]:
         """R 3.5 ``sample.int(n, size)`` without replacement; **1-based** values, in R's order.
