@@ -97,3 +97,39 @@ def test_peeking_consumes_nothing_and_skip_consumes() -> None:
     plain.unif_rand(3)
     np.testing.assert_array_equal(ahead.unif_rand(700), plain.unif_rand(700))
     np.testing.assert_array_equal(ahead.sample_int(9), plain.sample_int(9))
+
+
+def test_authors_test_optimal_is_the_chosen_line_unless_the_midpoint_collapses() -> None:
+    from tests.conftest import random_scores
+    from threshold_choice.costlines import CostLines
+    from threshold_choice.methods import make_selection
+    from threshold_choice.reproduction.authors_draws import (
+        authors_test_optimal_losses,
+        midpoint_collapses,
+    )
+
+    c = np.arange(1, 1001) / 1000
+    for seed in range(5):
+        y, s = random_scores(seed, 80, decimals=2)
+        assert not midpoint_collapses(s)
+        sel = make_selection("test-optimal", CostLines.from_scores(y, s), tie_breaking="authors")
+        c_hat = np.random.default_rng(seed).random(c.size)
+        np.testing.assert_allclose(authors_test_optimal_losses(y, s, c_hat, c),
+                                   sel.loss(c_hat, c), rtol=0, atol=1e-12)
+
+
+def test_a_midpoint_on_the_upper_score_predicts_it_0_as_the_authors_code_did() -> None:
+    from threshold_choice.reproduction.authors_draws import (
+        authors_test_optimal_losses,
+        midpoint_collapses,
+    )
+
+    upper = 1.0
+    lower = np.nextafter(1.0, 0.0)  # adjacent doubles: (lower + upper) / 2 rounds to 1.0
+    y = np.array([0, 0, 0, 1])
+    s = np.array([0.2, 0.5, lower, upper])
+    assert midpoint_collapses(s) and (lower + upper) / 2 == upper
+    # at c = 1/2 the best line predicts the three lowest scores 0 (no error); its threshold,
+    # the midpoint, is 1.0, so the class-1 example at 1.0 is predicted 0 too: loss 2 (1 - c)/4
+    loss = authors_test_optimal_losses(y, s, np.array([0.5]), np.array([0.5]))
+    assert loss[0] == 2 * 0.5 / 4

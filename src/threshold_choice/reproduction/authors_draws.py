@@ -173,3 +173,50 @@ def replay_dataset(scores: Mapping[str, pd.DataFrame], dataset: str, gammas: Seq
                 "uniforms where the authors' script drew them, so the draws cannot be replayed "
                 "(use splits.splitter: r and the authors' Random), or choose another estimator")
     return DatasetReplay(random, parts, replays)
+
+
+def midpoint_collapses(scores: FloatArray) -> bool:
+    """Whether two adjacent distinct scores have a midpoint that rounds onto the upper one
+    (adjacent doubles), where the authors' test-optimal threshold
+    (:func:`authors_test_optimal_losses`) is not the cut it chose."""
+    u = np.unique(np.asarray(scores, dtype=np.float64))
+    return bool(np.any((u[1:] + u[:-1]) / 2 == u[1:]))
+
+
+def authors_test_optimal_losses(labels: FloatArray, scores: FloatArray, c_hat: FloatArray,
+                                c: FloatArray) -> FloatArray:
+    """The authors' test-optimal loss at each true cost ``c`` given ``c_hat``: their
+    ``ThresMin`` then ``comp_cost_single`` (``Threshold_methods.R``, ``cost_functions.R``).
+
+    ``ThresMin`` takes the first lowest cost line at ``c_hat`` (heights as their ``MinCost``
+    computes them: ``(F1/n1)*pi1*2`` at ``c = 0``, ``((1 - F0/n0)*pi0)*2`` at ``c = 1``, line
+    ``j`` predicting the ``j - 1`` lowest distinct scores 0) and thresholds at the midpoint of
+    the distinct scores around it (``-0.1``, ``1.1`` at the ends); class 1 is predicted where
+    ``score > threshold``. Where those two scores are adjacent doubles the midpoint rounds onto
+    the upper one, predicted 0 too: the only case in which the loss differs from the chosen
+    line's, and the reason to evaluate it here.
+    """
+    y = np.asarray(labels, dtype=np.float64)
+    s = np.asarray(scores, dtype=np.float64)
+    n = y.size
+    n1 = float(y.sum())
+    n0 = n - n1
+    pi0, pi1 = n0 / n, n1 / n
+    u, inverse = np.unique(s, return_inverse=True)
+    # per line j = 0..len(u): class-1 / class-0 counts among the j lowest distinct scores
+    f1 = np.concatenate([[0.0], np.cumsum(np.bincount(inverse, weights=y, minlength=u.size))])
+    f0 = np.concatenate([[0.0], np.cumsum(np.bincount(inverse, weights=1 - y,
+                                                      minlength=u.size))])
+    y0 = (f1 / n1) * pi1 * 2
+    y1 = ((1 - f0 / n0) * pi0) * 2
+    c_hat = np.asarray(c_hat, dtype=np.float64)
+    line = np.argmin(y0[None, :] + (y1 - y0)[None, :] * c_hat[:, None], axis=1)  # first min
+    lower = u[np.maximum(line - 1, 0)]
+    upper = u[np.minimum(line, u.size - 1)]
+    threshold = np.where(line == 0, -0.1, np.where(line == u.size, 1.1, (upper + lower) / 2))
+    order = np.sort(s)
+    below = np.searchsorted(order, threshold, side="right")  # predicted 0: score <= threshold
+    ones_below = np.concatenate([[0.0], np.cumsum(y[np.argsort(s, kind="stable")])])[below]
+    zeros_above = n0 - (below - ones_below)
+    c = np.asarray(c, dtype=np.float64)
+    return 2 * (ones_below * (1 - c) + zeros_above * c) / n

@@ -97,8 +97,9 @@ def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
     frames = []
     for model, table in scores.items():
         if model != RANDOM_MODEL:
-            frames.append(evaluate_scores(table, dataset, model, gammas=gammas,
-                                          draws=replay.draws(model, gammas), **options))
+            frame = evaluate_scores(table, dataset, model, gammas=gammas,
+                                    draws=replay.draws(model, gammas), **options)
+            frames.append(_authors_test_optimal(frame, table, model, replay, gammas, settings))
             continue
         joined = pd.concat([evaluate_scores(replay.random_scores(g), dataset, model,
                                             gammas=[g], draws=replay.draws(model, [g]),
@@ -109,6 +110,35 @@ def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
                             joined["split"].to_numpy()))
         frames.append(joined.iloc[order].reset_index(drop=True))
     return frames
+
+
+def _authors_test_optimal(frame: pd.DataFrame, scores: pd.DataFrame, model: str, replay: Any,
+                          gammas: Sequence[float], settings: Any) -> pd.DataFrame:
+    """``frame`` with test-optimal's losses as the authors' threshold made them in the runs
+    whose scores have adjacent doubles as distinct neighbours (their midpoint threshold
+    can fall onto the upper one: :func:`~threshold_choice.reproduction.authors_draws.
+    authors_test_optimal_losses`); under the paper's conditions and tie-breaking only."""
+    from threshold_choice.reproduction.authors_draws import (
+        authors_test_optimal_losses,
+        midpoint_collapses,
+    )
+
+    if ("test-optimal" not in set(frame["method"]) or settings.tie_breaking != "authors"
+            or not settings.distribution.is_standard_uniform or settings.prior is not None):
+        return frame
+    c = np.arange(1, settings.grid_size + 1, dtype=np.float64) / settings.grid_size
+    test = scores[scores["part"] == "test"]
+    for split, run in test.groupby("split"):
+        labels, values = run["label"].to_numpy(), run["score"].to_numpy()
+        if not midpoint_collapses(values):
+            continue
+        draws = replay.draws(model, gammas)[int(split)]
+        for gamma, c_hat in zip(gammas, draws.c_hat, strict=True):
+            rows = ((frame["split"] == split) & (frame["gamma"] == gamma)
+                    & (frame["method"] == "test-optimal"))
+            frame.loc[rows, "loss"] = float(np.mean(
+                authors_test_optimal_losses(labels, values, c_hat, c)))
+    return frame
 
 
 def step_evaluate(
