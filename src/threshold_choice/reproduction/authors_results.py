@@ -114,9 +114,9 @@ def _label(gamma: float) -> str:
 
 
 _NB_TIES = ("the authors' test-optimal thresholds at the midpoint of the two distinct scores "
-            "around the chosen cut; where they are adjacent doubles (NB's scores near 1) the "
+            "around the chosen line; where they are adjacent doubles (NB's scores near 1) the "
             "midpoint rounds onto the upper one, which is then predicted 0 too: their loss is "
-            "another cut's (the same at gamma = inf)")
+            "another line's (evaluation.estimator authors reproduces it)")
 _RATE_CUT = ("the authors' rate-uniform thresholds at the midpoint of two sorted scores, which "
              "for tied scores is the score itself (the whole tie predicted 0); "
              "instance-uniform mixes the adjacent cuts' lines instead")
