@@ -17,11 +17,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines, binary_labels, check_prior
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import (
     ESTIMATORS,
+    GIVEN_DRAWS,
     Estimator,
     draw_c_hat,
     expected_cost_curve,
@@ -65,9 +67,11 @@ class LossSettings:
 
     Parameters
     ----------
-    estimator : {"exact", "grid", "montecarlo"}, default="exact"
-        The integral itself, the paper's grid of true costs, or the authors' Monte Carlo
-        protocol (see :mod:`threshold_choice.expected_loss`).
+    estimator : {"exact", "grid", "montecarlo", "authors"}, default="exact"
+        The integral itself, the paper's grid of true costs, the authors' Monte Carlo
+        protocol (see :mod:`threshold_choice.expected_loss`), or that protocol at the draws
+        given with each run (:class:`RunDraws`: the authors' own, replayed by the workflow's
+        evaluate step).
     grid_size : int, default=1000
         The grid ``c = i/grid_size`` of the ``grid`` and ``montecarlo`` estimators
         (``1..100000``).
@@ -119,10 +123,10 @@ class LossSettings:
     ...                                       "cost_distribution": "beta:2,2"})
     >>> settings.estimator, settings.grid_size, settings.distribution.spec
     ('grid', 1000, 'beta:2,2')
-    >>> LossSettings(estimator="mc")
+    >>> LossSettings(estimator="mc")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    threshold_choice.errors.UserError: unknown estimator 'mc'; choose from exact, grid, montecarlo
+    threshold_choice.errors.UserError: unknown estimator 'mc'; choose from exact, grid, ...
     """
 
     estimator: Estimator = "exact"
@@ -136,10 +140,9 @@ class LossSettings:
     fixed_rate: float | None = None
 
     def __post_init__(self) -> None:
-        if self.estimator not in ESTIMATORS:
-            raise UserError(
-                f"unknown estimator {self.estimator!r}; choose from {', '.join(ESTIMATORS)}"
-            )
+        if self.estimator not in (*ESTIMATORS, GIVEN_DRAWS):
+            raise UserError(f"unknown estimator {self.estimator!r}; choose from "
+                            f"{', '.join((*ESTIMATORS, GIVEN_DRAWS))}")
         check_grid_size(self.grid_size)
         check_seed(self.seed, allow_none=False)
         if self.tie_breaking not in TIE_BREAKING:
@@ -364,6 +367,27 @@ def expected_losses(
 
 
 @dataclass(frozen=True)
+class RunDraws:
+    """The draws one run is evaluated at by the ``authors`` estimator: for each gamma of the
+    batch, in its order, one value per grid point ``c = i/grid_size``.
+
+    The authors' script gave every method the same ``c_hat`` at a grid point, and drew the
+    random threshold of score-uniform and the random cut of rate-uniform (its uniform,
+    given here; rate-uniform and instance-uniform are evaluated at it) on its own.
+    """
+
+    c_hat: Sequence[FloatArray]
+    score_uniform: Sequence[FloatArray]
+    rate_uniform: Sequence[FloatArray]
+
+    def of(self, method: str, ignores_c_hat: bool) -> Sequence[FloatArray]:
+        """The draws ``method`` is evaluated at, per gamma."""
+        if not ignores_c_hat:
+            return self.c_hat
+        return self.score_uniform if method.startswith("score") else self.rate_uniform
+
+
+@dataclass(frozen=True)
 class _Run:
     """One run's checked cost lines, from which each method's selection is built when it is
     evaluated (and dropped after: one selection in memory at a time)."""
@@ -371,6 +395,8 @@ class _Run:
     test: CostLines
     train: CostLines | None
     options: Mapping[str, Any]
+    #: the ``authors`` estimator's draws for this run
+    draws: RunDraws | None = None
 
     def selection(self, method: str) -> Selection:
         return make_selection(method, self.test, train=self.train, **self.options)
@@ -445,13 +471,19 @@ class LossBatch:
                 raise UserError(f"at_cost must be a cost proportion in [0, 1] (e.g. "
                                 f"Costs(1, 4).cost_proportion, 0.2), got {at_cost!r}")
             at_cost = float(at_cost)
+        if settings.estimator == GIVEN_DRAWS and loss_function != "accuracy":
+            raise UserError("the authors estimator replays the authors' accuracy losses; "
+                            "choose another estimator for the f-measure loss")
         lines_of, evaluate = loss_context(loss_function, settings.tie_breaking)
         return cls(tuple(methods), parsed, settings, loss_function, lines_of, evaluate,
                    at_cost)
 
     def selections(self, test_y: ArrayLike, test_s: ArrayLike, *,
-                   train_y: ArrayLike | None = None, train_s: ArrayLike | None = None) -> _Run:
-        """One run's selections, after checking its scores (see :func:`expected_losses`)."""
+                   train_y: ArrayLike | None = None, train_s: ArrayLike | None = None,
+                   draws: RunDraws | None = None) -> _Run:
+        """One run's selections, after checking its scores (see :func:`expected_losses`);
+        ``draws``: the run's draws, which the ``authors`` estimator needs (one array per
+        gamma of the batch)."""
         methods, settings = self.methods, self.settings
         test = self.lines_of(test_y, test_s, what="test scores").with_prior(settings.prior)
         # (after lines_of, which refuses what is not a vector of finite numbers)
@@ -470,7 +502,10 @@ class LossBatch:
                 f"{needs} select(s) thresholds on the model's training scores: give train_y "
                 "and train_s (its labels and scores on the training data), or drop the method"
             )
-        return _Run(test, train, settings.selection_options())
+        if draws is not None and not (len(draws.c_hat) == len(draws.score_uniform)
+                                      == len(draws.rate_uniform) == len(self.gammas)):
+            raise UserError(f"a run's draws must hold one array per gamma ({len(self.gammas)})")
+        return _Run(test, train, settings.selection_options(), draws)
 
     def losses(self, runs: Sequence[_Run]) -> list[list[float]]:
         """The expected losses of each run, by gamma then method (the rows of
@@ -485,6 +520,11 @@ class LossBatch:
                      for g in gammas]
             uniform = draw_c_hat(0.0, settings.grid_size, _draw_seed(settings.seed, -1.0))
             uniform_draws = [uniform] * len(gammas)
+        elif settings.estimator == GIVEN_DRAWS and any(run.draws is None for run in runs):
+            raise UserError("the authors estimator evaluates each run at the draws of the "
+                            "authors' script: give them with the run (LossBatch.selections("
+                            "..., draws=...), which the workflow's evaluate step replays), or "
+                            "choose exact, grid or montecarlo")
         # the methods by the selection they start from (an aware method or a variant: its
         # base's), so that each such selection is built once
         groups: dict[str, list[int]] = {}
@@ -515,6 +555,8 @@ class LossBatch:
             for out, run, sel in zip(losses, runs, sels, strict=True):
                 chosen = sel if method == base else run.variant(method, sel)
                 mine = uniform_draws if chosen.ignores_c_hat else draws
+                if run.draws is not None and self.settings.estimator == GIVEN_DRAWS:
+                    mine = run.draws.of(method, chosen.ignores_c_hat)
                 for g, value in enumerate(self._losses(chosen, gammas, mine)):
                     for j in columns:
                         out[g * len(methods) + j] = value
@@ -523,11 +565,13 @@ class LossBatch:
         for g, gamma in enumerate(gammas if aware else ()):
             # from the certainty limit on, m(c_hat) = c_hat: the aware variant is its base
             chosen = sels if gamma >= limit else uncertainty_aware_many(sels, gamma, distribution)
-            for out, sel in zip(losses, chosen, strict=True):
-                value = self._losses(sel, [gamma], draws[g : g + 1])[0]
+            for out, sel, run in zip(losses, chosen, runs, strict=True):
+                given = (run.draws.c_hat if run.draws is not None
+                         and self.settings.estimator == GIVEN_DRAWS else draws)
+                value = self._losses(sel, [gamma], given[g : g + 1])[0]
                 for j in aware:
                     out[g * len(methods) + j] = value
-            del chosen, sel  # before the next gamma's variants are built
+            del chosen, sel, run  # before the next gamma's variants are built
 
     def _losses(self, sel: Selection, gammas: Sequence[float], draws: Sequence[Any]
                 ) -> list[float]:

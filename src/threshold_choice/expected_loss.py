@@ -23,6 +23,11 @@
 ``montecarlo``
     The authors' protocol: one ``c_hat`` drawn per grid point (seeded), the weighted mean of
     the losses. An unbiased but noisy estimate of ``grid``.
+``authors``
+    ``montecarlo`` at given draws, one set per run: the ``c_hat`` the authors' script drew
+    for that run (R's ``rbeta`` on R's stream), which the reproduction replays
+    (:mod:`threshold_choice.reproduction.authors_draws`). Not self-contained: the draws come
+    with each run (:class:`~threshold_choice.evaluation.RunDraws`).
 """
 
 from __future__ import annotations
@@ -58,8 +63,11 @@ from threshold_choice.uncertainty import (
     check_seed,
 )
 
-Estimator = Literal["exact", "grid", "montecarlo"]
+Estimator = Literal["exact", "grid", "montecarlo", "authors"]
+#: the estimators that need nothing but the scores (the command line's choices)
 ESTIMATORS: tuple[str, ...] = ("exact", "grid", "montecarlo")
+#: the estimator evaluated at draws given with each run (the authors' replayed ones)
+GIVEN_DRAWS = "authors"
 
 # -- the skew variants: integral of phi(c_hat) dG(c_hat) over a segment -----------------------
 #
@@ -444,9 +452,12 @@ def expected_loss_batch(
     distribution = parse_cost_distribution(distribution)
     draws: dict[float, FloatArray] = {}  # per effective gamma, drawn once for all
     out = []
+    if estimator == GIVEN_DRAWS and c_hat is None:
+        raise UserError("the authors estimator evaluates at given draws: pass c_hat (one "
+                        "per grid point), or choose exact, grid or montecarlo")
     for sel in sels:
         given = None
-        if estimator == "montecarlo":
+        if estimator in ("montecarlo", GIVEN_DRAWS):
             gamma_eff = _effective_gamma(sel, gamma)
             if gamma_eff not in draws:
                 draws[gamma_eff] = np.asarray(
@@ -473,7 +484,7 @@ def losses_at_gammas(
     ``draws``: for ``montecarlo``, the presumed costs drawn for each gamma (one per grid
     point)."""
     distribution = parse_cost_distribution(distribution)
-    if estimator not in ESTIMATORS:
+    if estimator not in (*ESTIMATORS, GIVEN_DRAWS):
         raise UserError(f"unknown estimator {estimator!r}; choose from {', '.join(ESTIMATORS)}")
     out = [math.nan] * len(gammas)
     integrate: dict[tuple[float, int | None], list[int]] = {}
@@ -490,7 +501,7 @@ def losses_at_gammas(
                                  []).append(i)
             continue
         c, measure = grid
-        if estimator == "montecarlo":
+        if estimator in ("montecarlo", GIVEN_DRAWS):
             given = None if draws is None else draws[i]
             if given is None or np.shape(given) != c.shape:
                 raise UserError(f"need one c_hat per grid point ({c.size}), got "

@@ -260,3 +260,15 @@ def test_a_missing_mirror_is_a_warning_when_every_dataset_has_a_public_source(ca
         check_config(config, root=REPO)
     assert any(f"data.mirror names {REPO / 'no/such/mirror'}, which does not exist" in r.message
                for r in caplog.records)
+
+
+def test_the_authors_estimator_needs_the_authors_12_models_and_their_splits() -> None:
+    check_config(config_with(estimator="authors"), root=REPO)
+    fewer = config_with(estimator="authors")
+    fewer["models"]["use"] = [m for m in fewer["models"]["use"] if m != "NB"]
+    with pytest.raises(UserError, match=r"models\.use must be exactly"):
+        check_config(fewer, root=REPO)
+    numpy_splits = config_with(estimator="authors")
+    numpy_splits["splits"]["splitter"] = "numpy"
+    with pytest.raises(UserError, match=r"set splits\.splitter: r"):
+        check_config(numpy_splits, root=REPO)

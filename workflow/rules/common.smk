@@ -266,8 +266,17 @@ def figure_outputs():
 
 
 def comparison_outputs():
-    return [layout.comparison(R, name) for name in layout.COMPARISON_FILES] + [
-        layout.report_page(R),
-        layout.report_table(R, "table7"),
-        layout.report_table(R, "table8"),
-    ]
+    authors = (
+        [layout.authors_runs_comparison(R)]
+        if config["comparison"]["authors_results"]
+        else []
+    )
+    return (
+        [layout.comparison(R, name) for name in layout.COMPARISON_FILES]
+        + [
+            layout.report_page(R),
+            layout.report_table(R, "table7"),
+            layout.report_table(R, "table8"),
+        ]
+        + authors
+    )

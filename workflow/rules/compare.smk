@@ -36,6 +36,27 @@ rule compare:
         "../scripts/compare.py"
 
 
+if config["comparison"]["authors_results"]:
+
+    rule compare_authors_runs:
+        input:
+            runs=layout.runs(R),
+        output:
+            authors_runs=report(
+                layout.authors_runs_comparison(R),
+                caption="../report/authors_runs.rst",
+                category="Comparison",
+            ),
+        log:
+            f"{R}/logs/compare_authors_runs.log",
+        conda:
+            "../../environment.yml"
+        params:
+            checkout=config["comparison"]["authors_results"],
+        script:
+            "../scripts/compare_authors_runs.py"
+
+
 rule report_page:
     input:
         summary=layout.comparison(R, "summary"),

@@ -61,8 +61,25 @@ def _run(args: argparse.Namespace) -> int:
         for row in findings.itertuples():
             why = f": {row.cause}" if row.cause else ""
             print(f"  [{'yes' if row.reproduced else 'no '}] {row.id}{why}")
+    if args.authors_results is not None:
+        _compare_with_authors_runs(args.results, args.authors_results)
     print(f"\nwritten to {layout.comparison_folder(args.results)}")
     return 0
+
+
+def _compare_with_authors_runs(results: Path, checkout: Path) -> None:
+    """Every (dataset, model, gamma, method) mean of the run against the authors' results,
+    written to the comparison folder (``layout.authors_runs_comparison``)."""
+    from threshold_choice.reproduction.authors_results import step_compare_authors_runs
+
+    both = step_compare_authors_runs(layout.runs(results), checkout,
+                                     layout.authors_runs_comparison(results))
+    print(f"\nmeans of the authors' per-run results ({checkout}) that this run agrees with "
+          f"to 5e-7: {int(both['agree'].sum())} of {len(both)}")
+    for row in both[~both["agree"]].itertuples():
+        print(f"  {row.dataset} {row.model} gamma {row.gamma:g} {row.method}: ours "
+              f"{row.loss_ours:.6g}, theirs {row.loss_authors:.6g}; cause: "
+              f"{row.cause or 'unknown'}")
 
 
 _RESULTS = "RESULTS"  # --results, as the help names it
@@ -99,5 +116,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=TOLERANCE,
         help=f"max |ours - published| for a match (default {TOLERANCE:g}: equal at 3 "
         "decimals)",
+    )
+    parser.add_argument(
+        "--authors-results",
+        type=Path,
+        default=None,
+        help="a checkout of ceferra/ThresholdChoiceMethods: also compare every (dataset, model, "
+        "gamma, method) mean with their per-run .Rdata results (needs pyreadr); best with a "
+        "run of evaluation.estimator: authors",
     )
     parser.set_defaults(func=_run)

@@ -18,6 +18,7 @@ planned. It checks:
 * ``data.mirror``: a configured folder that does not exist is reported (warning; the public
   sources are used and verified as usual) and is an error when a configured dataset has no
   other source;
+* that the ``authors`` estimator has the authors' 12 models and R splits to replay;
 * that the paper's four methods are there, that ``gammas`` includes ``inf``, has no value
   twice under two spellings (``4`` and ``"4.0"``, ``inf`` and ``"Inf"``: they share their
   result files) and that each gamma can name its result files;
@@ -164,6 +165,24 @@ def _check_evaluation(evaluation: Mapping[str, Any]) -> None:
                        LossSettings.from_mapping(options), evaluation.get("loss", "accuracy"))
     except UserError as exc:
         raise UserError(f"config: evaluation: {exc}") from None
+
+
+def _check_authors_estimator(config: Mapping[str, Any]) -> None:
+    """The ``authors`` estimator replays the authors' stream: their 12 models, their splits."""
+    if config["evaluation"]["estimator"] != "authors":
+        return
+    from threshold_choice.reproduction.authors_draws import AUTHORS_MODELS
+
+    used = config["models"]["use"]
+    if sorted(used) != sorted(AUTHORS_MODELS):
+        raise UserError(
+            f"config: evaluation.estimator authors replays the R stream of the authors' 12 "
+            f"models; models.use must be exactly {', '.join(AUTHORS_MODELS)} (it has "
+            f"{', '.join(used)}), or choose another estimator"
+        )
+    if config["splits"]["splitter"] != "r":
+        raise UserError("config: evaluation.estimator authors replays the draws that followed "
+                        "the authors' splits; set splits.splitter: r, or choose another estimator")
 
 
 def _check_same_conditions(config: Mapping[str, Any], root: Path) -> None:
@@ -398,6 +417,7 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
             "folder)"
         )
     _check_models(config, root)
+    _check_authors_estimator(config)
     missing = [m for m in PAPER_METHODS if m not in config["evaluation"]["methods"]]
     if missing:
         raise UserError(

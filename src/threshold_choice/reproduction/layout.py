@@ -103,6 +103,12 @@ def comparison(results: str | os.PathLike[str], name: str) -> str:
     return _join(results, "comparison", f"{name}.csv")
 
 
+def authors_runs_comparison(results: str | os.PathLike[str]) -> str:
+    """Every mean of the run against the authors' per-run results (``comparison.
+    authors_results``)."""
+    return _join(results, "comparison", "authors_runs.csv")
+
+
 def report_page(results: str | os.PathLike[str]) -> str:
     """The first page of the Snakemake report (the comparison, explained)."""
     return _join(results, "comparison", "report.rst")
@@ -128,6 +134,7 @@ __all__ = [
     "COMPARISON_FILES",
     "GAMMA_LABEL",
     "GAMMA_LABEL_MAX",
+    "authors_runs_comparison",
     "compared_table",
     "comparison",
     "comparison_folder",

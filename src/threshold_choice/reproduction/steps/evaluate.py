@@ -35,9 +35,11 @@ def evaluate_scores(
     gammas: Iterable[float],
     settings: Any,
     loss_function: str = "accuracy",
+    draws: Mapping[int, Any] | None = None,
 ) -> pd.DataFrame:
     """Per-run table (:data:`RUN_COLUMNS`) of one (dataset, model) from its scores
-    (``settings``: a :class:`threshold_choice.evaluation.LossSettings`)."""
+    (``settings``: a :class:`threshold_choice.evaluation.LossSettings`; ``draws``: each
+    split's :class:`~threshold_choice.evaluation.RunDraws`, for the ``authors`` estimator)."""
     from threshold_choice.evaluation import LossBatch
     from threshold_choice.metrics import compute_metrics
 
@@ -57,7 +59,8 @@ def evaluate_scores(
         test, train = rows & is_test, rows & ~is_test
         try:
             runs.append(batch.selections(labels[test], values[test], train_y=labels[train],
-                                           train_s=values[train]))
+                                           train_s=values[train],
+                                           draws=None if draws is None else draws[int(split)]))
             metrics.append(compute_metrics(labels[test], values[test]))
         except UserError as exc:
             raise UserError(f"{where}, split {split}: {exc}") from None
@@ -84,6 +87,64 @@ def evaluate_scores(
     return frame[list(RUN_COLUMNS)]
 
 
+def evaluate_as_authors(scores: Mapping[str, pd.DataFrame], dataset: str, *,
+                        methods: Sequence[str], gammas: Sequence[float], settings: Any,
+                        loss_function: str = "accuracy") -> list[pd.DataFrame]:
+    """The per-run tables of one dataset's models (in the order of ``scores``, by model) at
+    the draws of the authors' script (the ``authors`` estimator:
+    :func:`~threshold_choice.reproduction.authors_draws.replay_dataset`); the Random model
+    evaluated at each gamma on the scores R drew there."""
+    from threshold_choice.reproduction.authors_draws import RANDOM_MODEL, replay_dataset
+
+    replay = replay_dataset(scores, dataset, gammas, grid_size=settings.grid_size)
+    options = {"methods": methods, "settings": settings, "loss_function": loss_function}
+    frames = []
+    for model, table in scores.items():
+        if model != RANDOM_MODEL:
+            frame = evaluate_scores(table, dataset, model, gammas=gammas,
+                                    draws=replay.draws(model, gammas), **options)
+            frames.append(_authors_test_optimal(frame, table, model, replay, gammas, settings))
+            continue
+        joined = pd.concat([evaluate_scores(replay.random_scores(g), dataset, model,
+                                            gammas=[g], draws=replay.draws(model, [g]),
+                                            **options) for g in gammas], ignore_index=True)
+        # in evaluate_scores' order: by split, then gamma, then method
+        order = np.lexsort((np.arange(len(joined)),
+                            np.repeat(np.arange(len(gammas)), len(joined) // len(gammas)),
+                            joined["split"].to_numpy()))
+        frames.append(joined.iloc[order].reset_index(drop=True))
+    return frames
+
+
+def _authors_test_optimal(frame: pd.DataFrame, scores: pd.DataFrame, model: str, replay: Any,
+                          gammas: Sequence[float], settings: Any) -> pd.DataFrame:
+    """``frame`` with test-optimal's losses as the authors' threshold made them in the runs
+    whose scores have adjacent doubles as distinct neighbours (their midpoint threshold
+    can fall onto the upper one: :func:`~threshold_choice.reproduction.authors_draws.
+    authors_test_optimal_losses`); under the paper's conditions and tie-breaking only."""
+    from threshold_choice.reproduction.authors_draws import (
+        authors_test_optimal_losses,
+        midpoint_collapses,
+    )
+
+    if ("test-optimal" not in set(frame["method"]) or settings.tie_breaking != "authors"
+            or not settings.distribution.is_standard_uniform or settings.prior is not None):
+        return frame
+    c = np.arange(1, settings.grid_size + 1, dtype=np.float64) / settings.grid_size
+    test = scores[scores["part"] == "test"]
+    for split, run in test.groupby("split"):
+        labels, values = run["label"].to_numpy(), run["score"].to_numpy()
+        if not midpoint_collapses(values):
+            continue
+        draws = replay.draws(model, gammas)[int(split)]
+        for gamma, c_hat in zip(gammas, draws.c_hat, strict=True):
+            rows = ((frame["split"] == split) & (frame["gamma"] == gamma)
+                    & (frame["method"] == "test-optimal"))
+            frame.loc[rows, "loss"] = float(np.mean(
+                authors_test_optimal_losses(labels, values, c_hat, c)))
+    return frame
+
+
 def step_evaluate(
     scores_paths: Sequence[Path | str],
     dataset: str,
@@ -108,6 +169,19 @@ def step_evaluate(
     loss_function = options.pop("loss", "accuracy")
     loss_settings = LossSettings.from_mapping(options)
     gamma_values = [parse_gamma(g) for g in gammas]
+    if loss_settings.estimator == "authors":  # all models at once: they share R's stream
+        scores = {Path(p).stem: pd.read_parquet(p) for p in scores_paths}
+        start, start_cpu = time.perf_counter(), time.process_time()
+        frames = evaluate_as_authors(scores, dataset, methods=methods, gammas=gamma_values,
+                                     settings=loss_settings, loss_function=loss_function)
+        write_parquet(pd.concat(frames, ignore_index=True), out)
+        if out_timings is not None:  # one replay for all the models: its time shared equally
+            share = [(time.perf_counter() - start) / len(scores),
+                     (time.process_time() - start_cpu) / len(scores)]
+            columns = ["dataset", "model", "evaluate_seconds", "evaluate_cpu_seconds"]
+            write_csv(pd.DataFrame([(dataset, model, *share) for model in scores],
+                                   columns=columns), out_timings)
+        return
     frames, timings = [], []
     for path in scores_paths:
         scores = read_parquet_or_remove(path, "scores file", "from the score cache")
