@@ -12,8 +12,8 @@ def extension_tables():
 
 rule extension:
     input:
-        runs=layout.runs(R),
         **extension_tables(),
+        runs=layout.runs(R),
     output:
         added=layout.extension(R, "added"),
         findings=layout.extension(R, "findings"),

@@ -788,9 +788,10 @@ def compare_files(
     The evaluation settings stored with the runs (``step_collect``) decide whether the
     published numbers apply (:func:`~threshold_choice.reproduction.paper.conditions_note`);
     when not, every cell and every finding is :data:`NOT_APPLICABLE`
-    (:func:`findings_not_applicable`), saying why. A cell that differs gets its ``cause`` from ``causes`` (default
-    :data:`CAUSES_FILE` in ``published_dir``; :func:`attach_causes`) for the run's
-    ``learners`` (default: as stored with the runs, else ``weka``).
+    (:func:`findings_not_applicable`), saying why. A cell that differs gets its ``cause``
+    from ``causes`` (default :data:`CAUSES_FILE` in ``published_dir``;
+    :func:`attach_causes`) for the run's ``learners`` (default: as stored with the runs, else
+    ``weka``).
     """
     from threshold_choice.reproduction.paper import conditions_note, estimation_note
     from threshold_choice.reproduction.runs import read_runs_metadata

@@ -24,7 +24,6 @@ on fixed datasets: an extension does not change them and has none of its own.
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,15 +108,25 @@ class Extension:
             rows.append(("conditions", self.conditions))
         return pd.DataFrame(rows, columns=["kind", "name"])
 
-    def without(self, kind: str, name: str, runs: pd.DataFrame) -> pd.DataFrame:
-        """``runs`` without the added ``kind`` (``model``, ``dataset``, ``gamma``) ``name``."""
+    def only(self, kind: str, name: str, runs: pd.DataFrame,
+             published_dir: Path | str = PUBLISHED_DIR) -> pd.DataFrame:
+        """The runs of the paper's scope and of one addition: ``runs`` whose model type,
+        dataset and gamma are each the paper's or the added ``kind`` (``model``,
+        ``dataset``, ``gamma``) ``name``."""
+        from threshold_choice.reproduction.tables import paper_datasets, paper_models
+
+        models = set(paper_models(Path(published_dir)))
+        datasets = {d.lower() for d in paper_datasets(Path(published_dir))}
+        gammas = set(PAPER_GAMMAS)
         if kind == "model":
-            return runs[runs["model"] != name]
-        if kind == "dataset":
-            return runs[runs["dataset"].str.lower() != name.lower()]
-        g = runs["gamma"].astype(float)
-        return runs[~((g == parse_gamma(name)) | (g.map(math.isinf) & math.isinf(
-            parse_gamma(name))))]
+            models.add(name)
+        elif kind == "dataset":
+            datasets.add(name.lower())
+        else:
+            gammas.add(parse_gamma(name))
+        keep = (runs["model"].isin(models) & runs["dataset"].str.lower().isin(datasets)
+                & runs["gamma"].astype(float).isin(gammas))
+        return runs[keep.to_numpy()]
 
 
 def mark_added(frame: pd.DataFrame, key: str, extension: Extension) -> pd.DataFrame:
@@ -163,9 +172,10 @@ def rejudge_findings(runs: pd.DataFrame, extension: Extension, *,
     Columns :data:`REJUDGED_COLUMNS`: ``paper`` and ``extension``, the verdicts (``yes``,
     ``no``, ``not checkable``, ``not applicable``); ``status`` (``still holds``, ``still
     fails``, ``flips: ...``, ...); ``flipped_by``, for a finding whose verdict changes: each
-    added model type, dataset or gamma whose removal from the extension alone gives back the
-    paper's verdict (leave one added out; ``"the additions together"`` when none does);
-    ``evidence``: the numbers behind the extension's verdict. Under conditions other than the
+    added model type, dataset or gamma that flips it on its own (the paper's scope with that
+    one addition, :meth:`Extension.only`, gives the extension's verdict; ``"the additions
+    together"`` when none does alone); ``evidence``: the numbers behind the extension's
+    verdict. Under conditions other than the
     paper's (``extension.conditions``) every finding is ``not applicable``: the claims are
     about the paper's conditions. ``tol`` as in
     :func:`~threshold_choice.reproduction.comparison.qualitative_findings`.
@@ -188,19 +198,20 @@ def rejudge_findings(runs: pd.DataFrame, extension: Extension, *,
     paper = _verdicts(paper_part(runs, Path(published_dir)), baselines, tol)
     extended = _verdicts(runs, baselines, tol)
     added = [(k, n) for k, n in extension.added().itertuples(index=False) if k != "conditions"]
-    left_out: dict[tuple[str, str], pd.DataFrame] = {}
+    one_added: dict[tuple[str, str], pd.DataFrame] = {}
     rows = []
     for fid, claim, _check in FINDINGS:
         before, after = paper.at[fid, "verdict"], extended.at[fid, "verdict"]
         flipped_by = ""
         if "not checkable" not in (before, after) and before != after:
-            restore = []
+            flips = []
             for item in added:
-                if item not in left_out:
-                    left_out[item] = _verdicts(extension.without(*item, runs), baselines, tol)
-                if left_out[item].at[fid, "verdict"] == before:
-                    restore.append(f"{item[0]} {item[1]}")
-            flipped_by = "; ".join(restore) or "the additions together"
+                if item not in one_added:
+                    one_added[item] = _verdicts(
+                        extension.only(*item, runs, published_dir), baselines, tol)
+                if one_added[item].at[fid, "verdict"] == after:
+                    flips.append(f"{item[0]} {item[1]}")
+            flipped_by = "; ".join(flips) or "the additions together"
         rows.append((fid, claim, before, after, _status(before, after), flipped_by,
                      extended.at[fid, "evidence"]))
     return pd.DataFrame(rows, columns=list(REJUDGED_COLUMNS))
@@ -281,8 +292,8 @@ def extension_page(extension: Extension, tables: Mapping[str, pd.DataFrame],
         + "</li></ul>")
     lines.append("<h2>The paper's findings, re-judged on the extension</h2>")
     lines.append("<p>Each finding of Sect. 6 judged on the paper's scope and on the extension; "
-                 "for a verdict that flips, the additions whose removal alone gives the paper's "
-                 "verdict back (leave one added out).</p>")
+                 "for a verdict that flips, the additions that flip it on their own (the "
+                 "paper's scope with that one addition).</p>")
     lines.append(_table_html(findings.drop(columns=["finding"]), "id",
                              text=("paper", "extension", "status", "flipped_by", "evidence")))
 

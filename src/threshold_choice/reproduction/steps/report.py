@@ -98,6 +98,7 @@ def step_tables(
     (:func:`threshold_choice.reproduction.paper.conditions_note`), said in every caption
     together with the fact that the published numbers do not apply."""
     from threshold_choice.reproduction.paper import PAPER_METHODS
+    from threshold_choice.reproduction.scope import mark_added
     from threshold_choice.reproduction.tables import (
         TABLE_FORMATS,
         extended_numbers,
@@ -106,8 +107,6 @@ def step_tables(
         table8,
         write_table,
     )
-
-    from threshold_choice.reproduction.scope import mark_added
 
     n = len(gammas)
     if not n == len(out_table7) == len(out_table8):
