@@ -164,7 +164,7 @@ FigureFiles = Sequence[Path | str]
 
 
 #: the extension's figures say so in their titles
-EXTENSION_TITLE = "extension: every configured model type, dataset and gamma"
+EXTENSION_TITLE = "extension: all runs"
 
 
 def step_figures_runs(
