@@ -34,6 +34,7 @@ include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/compare.smk"
+include: "workflow/rules/extension.smk"
 
 
 rule all:

@@ -120,10 +120,18 @@ def test_another_operating_condition_counts_no_cell_against_the_paper(tmp_path, 
         assert summary.loc[table, "within_tolerance"] == summary.loc[table, "differ"] == 0
     assert "do not apply" in summary.loc["table7", "note"]
     assert summary.loc["table5", "published_applies"]  # the data are the paper's
-    assert out["findings"]["evidence"].str.startswith("not checkable: conditions").all()
+    # the findings are claims about the paper's conditions: neither reproduced nor refuted
+    assert (out["findings"]["reproduced"] == NOT_APPLICABLE).all()
+    assert out["findings"]["evidence"].str.startswith("not applicable: conditions").all()
+    assert (out["findings"]["cause"] == "").all()
+    written = pd.read_csv(results / "comparison" / "findings.csv")
+    assert (written["reproduced"] == NOT_APPLICABLE).all()
     assert differing_cells({t: out[t] for t in ("table7", "table8")}).empty
     assert main(["compare", "--results", str(results)]) == 0
-    assert "the published numbers do not apply" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "the published numbers do not apply" in printed
+    assert "qualitative findings reproduced: 0 of 17" in printed
+    assert printed.count("[n/a]") == 17
 
 
 def test_another_estimator_is_compared_and_noted(tmp_path, base_runs):

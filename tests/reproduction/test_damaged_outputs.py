@@ -12,7 +12,7 @@ from threshold_choice.reproduction.steps import step_collect, step_evaluate
 def test_a_damaged_scores_file_is_removed_and_the_error_says_to_run_again(tmp_path):
     scores = tmp_path / "NB.parquet"
     scores.write_bytes(b"PAR1 damaged")
-    with pytest.raises(UserError, match="is damaged .* run the same command again"):
+    with pytest.raises(UserError, match=r"is damaged .* run the same command again"):
         step_evaluate([scores], "haberman", tmp_path / "runs.parquet", methods=["score-driven"],
                       gammas=["inf"], settings={})
     assert not scores.exists() and not (tmp_path / "runs.parquet").exists()
@@ -21,7 +21,7 @@ def test_a_damaged_scores_file_is_removed_and_the_error_says_to_run_again(tmp_pa
 def test_a_damaged_runs_file_is_removed_and_the_error_says_to_run_again(tmp_path):
     runs = tmp_path / "haberman.parquet"
     runs.write_bytes(b"")
-    with pytest.raises(UserError, match="runs file .* is damaged"):
+    with pytest.raises(UserError, match=r"runs file .* is damaged"):
         step_collect([runs], tmp_path / "runs-all.parquet")
     assert not runs.exists()
 

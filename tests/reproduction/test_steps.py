@@ -176,7 +176,7 @@ def test_figure_steps_write_exactly_the_files_they_are_given(tmp_path) -> None:
                   tmp_path / name / "again.png"] for name in ("fig2", "fig8", "fig9")}
     step_figures_toy(toy["fig2"], toy["fig8"], toy["fig9"])
     runs = pd.DataFrame(
-        [(d, m, 1, g, meth, loss) for d, m, loss in (("a", "NB", 0.2), ("b", "J48", 0.3))
+        [(d, m, 1, g, meth, loss) for d, m, loss in (("haberman", "NB", 0.2), ("bupa", "J48", 0.3))
          for g in (np.inf, 0.0) for meth in ("train-optimal", "score-driven")],
         columns=["dataset", "model", "split", "gamma", "method", "loss"],
     )

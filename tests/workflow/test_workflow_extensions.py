@@ -22,7 +22,9 @@ from tests.workflow.report_pages import (
     build_report,
     check_front_page,
     check_table_pages,
+    chromium_dom,
     needs_chromium,
+    rendered_text,
 )
 from tests.workflow.test_workflow import TINY, snakemake, write_config
 
@@ -73,12 +75,16 @@ def add_own_dataset(checkout, tmp):
     registry.write_text(registry.read_text().replace("expected: pending", printed.group(1)))
 
 
-PAPER_FILES = [
-    *(f"tables/table{t}_gamma-{g}.{ext}" for t in (7, 8) for g in ("inf", "4")
-      for ext in ("csv", "md", "tex")),
-    *(f"comparison/{name}.csv" for name in ("summary", "findings", "table5_diff",
-                                            "table7_diff", "table8_diff")),
-]
+#: the folders of the paper's scope: every file in them is the paper's
+PAPER_FOLDERS = ("tables", "figures", "comparison")
+#: what the extended run adds to the tiny configuration
+ADDED = {"models": ["HGB"], "datasets": ["my-haberman"], "gammas": ["32"]}
+
+
+def paper_files(results):
+    """Every file of the paper's scope in ``results`` (relative paths)."""
+    return sorted(str(p.relative_to(results)) for folder in PAPER_FOLDERS
+                  for p in (results / folder).rglob("*") if p.is_file())
 
 
 @pytest.fixture(scope="module")
@@ -104,8 +110,10 @@ def runs(tmp_path_factory, tiny_run):
         shutil.copytree(paper_cache, tmp / name / "shared-cache")
     extended = write_config(
         tmp / "extended",
-        datasets=[*TINY["datasets"], "my-haberman"],
-        models={**TINY["models"], "use": [*TINY["models"]["use"], "HGB"]},
+        datasets=[*TINY["datasets"], *ADDED["datasets"]],
+        models={**TINY["models"], "use": [*TINY["models"]["use"], *ADDED["models"]]},
+        evaluation={**TINY["evaluation"],
+                    "gammas": [*TINY["evaluation"]["gammas"], *map(int, ADDED["gammas"])]},
     )
     snakemake(config_file=extended, cwd=checkout)
     out["extended"] = tmp / "extended" / "results"
@@ -120,33 +128,71 @@ def runs(tmp_path_factory, tiny_run):
     return out
 
 
-def test_added_models_and_datasets_leave_the_paper_comparison_unchanged(runs):
-    for name in PAPER_FILES:
-        assert filecmp.cmp(runs["paper"] / name, runs["extended"] / name, shallow=False), name
-    assert not (runs["paper"] / "tables" / "extended").exists()
+def test_an_added_model_dataset_and_gamma_leave_every_paper_output_byte_identical(runs):
+    paper, extended = runs["paper"], runs["extended"]
+    names = paper_files(paper)
+    # the paper's tables at both gammas in every format, its figures and their data, the
+    # comparison and the report's page
+    assert {"tables/table5.csv", "tables/table8_gamma-4.tex", "figures/fig5.csv",
+            "figures/fig6.png", "comparison/findings.csv", "comparison/report.rst"} <= set(names)
+    assert paper_files(extended) == names  # nothing added to the paper's folders
+    differ = [name for name in names
+              if not filecmp.cmp(paper / name, extended / name, shallow=False)]
+    assert not differ, f"the extension changed the paper's {differ}"
+    # a configuration that adds nothing has no extension
+    assert not (paper / "extension").exists()
+    assert "extension" not in (paper / "outputs.txt").read_text()
 
 
-def test_added_models_and_datasets_get_the_extended_tables(runs):
-    folder = runs["extended"] / "tables" / "extended"
+def test_added_models_datasets_and_gammas_get_the_extensions_tables(runs):
+    folder = runs["extended"] / "extension" / "tables"
     t7 = pd.read_csv(folder / "table7_gamma-inf.csv")
     assert set(t7["model"]) == {*TINY["models"]["use"], "HGB"}
+    assert set(t7.loc[t7["added"], "model"]) == {"HGB"}  # the added row marked
     t8 = pd.read_csv(folder / "table8_gamma-inf.csv").set_index("dataset")
     assert set(t8.index) == {*TINY["datasets"], "my-haberman"}
+    assert list(t8.index[t8["added"]]) == ["my-haberman"]
     assert t8.loc["my-haberman", "number"] == 27  # numbered after the paper's 26
     # the dataset of one's own is a copy of haberman: its row equals haberman's
     assert t8.loc["my-haberman", "AUC"] == pytest.approx(t8.loc["haberman", "AUC"])
-    # the run's Table 5 numbers it as the extended tables do
-    t5 = pd.read_csv(runs["extended"] / "tables" / "table5.csv").set_index("dataset")
-    assert t5.loc["my-haberman", "number"] == 27
+    # the extension's Table 5 numbers it as its Tables 7 and 8 do
+    t5 = pd.read_csv(folder / "table5.csv").set_index("dataset")
+    assert t5.loc["my-haberman", "number"] == 27 and t5.loc["my-haberman", "added"]
     assert t5.loc["my-haberman", "instances"] == t5.loc["Haberman", "instances"]
-    caption = (folder / "table7_gamma-inf.md").read_text().splitlines()[0]
-    assert caption.startswith("Table 7, extended")
-    assert "HGB" not in set(pd.read_csv(runs["extended"] / "tables" /
-                                        "table7_gamma-inf.csv")["model"])
+    caption = (folder / "table7_gamma-32.md").read_text().splitlines()[0]
+    assert caption.startswith("Table 7, extension")
+    assert {p.name for p in folder.glob("table8_gamma-*.csv")} == {
+        f"table8_gamma-{g}.csv" for g in ("inf", "4", "32")}
+    # its figures cover every run, and say so
+    fig5 = pd.read_csv(runs["extended"] / "extension" / "figures" / "fig5.csv")
+    assert "HGB" in set(fig5["series"]) and 32.0 in set(fig5["x"].astype(float))
+    assert "HGB" not in set(pd.read_csv(runs["paper"] / "figures" / "fig5.csv")["series"])
+    added = pd.read_csv(runs["extended"] / "extension" / "added.csv")
+    assert {(k, str(n)) for k, n in added.itertuples(index=False)} == {
+        ("model", "HGB"), ("dataset", "my-haberman"), ("gamma", "32")}
+
+
+def test_the_papers_findings_are_judged_again_on_the_extension(runs):
+    judged = pd.read_csv(runs["extended"] / "extension" / "findings.csv",
+                         keep_default_na=False).set_index("id")
+    paper = pd.read_csv(runs["paper"] / "comparison" / "findings.csv").set_index("id")
+    assert len(judged) == len(paper) == 17
+    # the paper's verdicts are the comparison's
+    for fid, row in paper.iterrows():
+        expected = ("not checkable" if row["evidence"].startswith("not checkable")
+                    else "yes" if row["reproduced"] else "no")
+        assert judged.loc[fid, "paper"] == expected, fid
+    # the monotone claim is judged on the added gamma too
+    assert "32" in judged.loc["monotone_in_gamma", "evidence"]
+    flipped = judged[judged["status"].str.startswith("flips")]
+    assert (flipped["flipped_by"] != "").all()
 
 
 def test_a_run_under_another_belief_says_the_published_numbers_do_not_apply(runs):
     results = runs["beta"]
+    findings = pd.read_csv(results / "comparison" / "findings.csv")
+    assert (findings["reproduced"] == "not applicable").all()  # not False
+    assert not (results / "extension").exists()  # another belief alone adds no run
     summary = pd.read_csv(results / "comparison" / "summary.csv").set_index("table")
     assert not summary.loc["table7", "published_applies"]
     assert not summary.loc["table8", "published_applies"]
@@ -253,3 +299,57 @@ def test_the_documented_slurm_grouping_covers_every_dataset_job(tmp_path):
     options = lines[-1].split("--groups $groups")[1].replace("$jobs", shown[0]).split()
     proc = snakemake("--dry-run", "--groups", *groups, *options, config_file=config)
     assert proc.returncode == 0
+
+
+@needs_chromium
+def test_the_extended_runs_report_has_the_extension_with_its_added_rows_marked(runs, tmp_path):
+    archive = tmp_path / "report.zip"
+    snakemake("--report", str(archive), config_file=runs["extended"].parent / "config.yaml",
+              cwd=runs["checkout"])
+    with zipfile.ZipFile(archive) as zipped:
+        zipped.extractall(tmp_path)
+    report = tmp_path / "report" / "report.html"
+    html = report.read_text()
+    # the Extension category holds its page and figures, each captioned
+    linked = set(re.findall(r"data/raw/[0-9a-f]+/[\w.-]+", html))
+    pages = [report.parent / p for p in linked if p.endswith("/page.html")]
+    assert len(pages) == 1 and pages[0].is_file()
+    assert '"Extension"' in html or "'Extension'" in html
+    for page in (report, pages[0]):
+        dom = chromium_dom(page)
+        assert "System Message" not in dom, page.name
+    page = rendered_text(dom)  # the Extension page, as chromium rendered it
+    assert "Extension: the study beyond the paper's scope" in page
+    assert '<tr class="added"><td class="key text">HGB</td>' in page
+    assert '<tr class="added"><td class="key text">my-haberman</td>' not in page  # Table 8
+    assert re.search(r'<tr class="added"><td>27</td><td class="key text">my-haberman</td>',
+                     page)
+    assert "The paper's findings, re-judged on the extension" in page
+    assert "Gammas: 32" in page
+
+
+def test_outputs_a_configuration_no_longer_makes_are_removed(tiny_run, tmp_path):
+    """A gamma removed from the configuration takes its tables with it, and so does the
+    extension it made; one's own files in the same folders stay."""
+    cache = yaml.safe_load(tiny_run[1].read_text())["cache"]
+    shutil.copytree(cache, tmp_path / "shared-cache")
+    settings = {"datasets": ["haberman"], "models": {"use": ["Prior", "NB"],
+                                                     "baselines": ["Prior"]}}
+    config = write_config(tmp_path, **settings, evaluation={
+        **TINY["evaluation"], "gammas": ["inf", 4, 32]})
+    snakemake(config_file=config)
+    results = tmp_path / "results"
+    assert (results / "extension" / "tables" / "table7_gamma-32.csv").is_file()
+    (results / "tables" / "my-notes.md").write_text("mine")
+    config = write_config(tmp_path, **settings, evaluation={
+        **TINY["evaluation"], "gammas": ["inf"]})
+    snakemake(config_file=config)
+    assert sorted(p.name for p in (results / "tables").iterdir()) == [
+        "my-notes.md", *(f"{t}.{ext}" for t in ("table5", "table7_gamma-inf",
+                                                 "table8_gamma-inf")
+                         for ext in ("csv", "md", "tex"))]
+    assert not (results / "extension").exists()
+    log = (results / "logs" / "stale_outputs.log").read_text()
+    assert "table7_gamma-4.csv: an output of an earlier configuration" in log
+    assert (results / "outputs.txt").read_text().splitlines() == sorted(
+        (results / "outputs.txt").read_text().splitlines())

@@ -22,7 +22,8 @@ from threshold_choice.reproduction.paper import (
     figure_models,
     figures_drawn,
 )
-from threshold_choice.reproduction.tables import extends_paper, paper_models
+from threshold_choice.reproduction.scope import Extension, paper_gammas
+from threshold_choice.reproduction.tables import paper_models
 from threshold_choice.uncertainty import gamma_label, parse_gamma
 
 try:
@@ -177,9 +178,19 @@ def all_outputs():
         *(layout.scores(R, d, m) for d in DATASETS for m in MODELS),
         *(layout.dataset_runs(R, d) for d in DATASETS),
         layout.runs(R),
+        *current_outputs(),
+        layout.outputs_list(R),
+    ]
+
+
+def current_outputs():
+    """The tables, figures, comparison and extension of this configuration: what rule
+    stale_outputs keeps (threshold_choice.reproduction.stale)."""
+    return [
         *table_outputs(),
         *figure_outputs(),
         *comparison_outputs(),
+        *extension_outputs(),
     ]
 
 
@@ -197,27 +208,49 @@ def extra_table_outputs(stem):
     return [f"{stem}.{ext}" for ext in TABLE_FORMATS if ext != "csv"]
 
 
-def figure_files(stem):
+def figure_files(stem, extended=False):
     """The files of figure ``stem`` (fig1..fig9): one per configured format, the first shown
-    in the report with the figure's caption, and the plotted data (CSV)."""
+    in the report with the figure's caption, and the plotted data (CSV); ``extended``: the
+    extension's (Figs 5 and 6), shown in the report's Extension category."""
     shown = report(
-        layout.figure(R, stem, FIG), caption=f"../report/{stem}.rst", category="Figures"
+        layout.figure(R, stem, FIG, extended=extended),
+        caption=f"../report/{'extension_' if extended else ''}{stem}.rst",
+        category="Extension" if extended else "Figures",
     )
     return (
         [shown]
-        + [layout.figure(R, stem, ext) for ext in FIGURE_FORMATS[1:]]
-        + [layout.figure(R, stem, "csv")]
+        + [layout.figure(R, stem, ext, extended=extended) for ext in FIGURE_FORMATS[1:]]
+        + [layout.figure(R, stem, "csv", extended=extended)]
     )
 
 
-# a configuration with datasets or model types beyond the paper's gets extended Tables 7 and 8
-# (every run) beside the paper's (its datasets and model types only)
-EXTENDS_PAPER = extends_paper(DATASETS, MODELS, config["comparison"]["published"])
+# The paper's scope and the extension (threshold_choice.reproduction.scope): the paper's
+# tables, figures and comparison are made on its datasets, model types and gammas only; a
+# configuration that adds any gets an extension (every run) in a folder of its own.
+PAPER_GAMMA_LABELS = paper_gammas(config["evaluation"]["gammas"])
+EXTENSION = Extension.of(
+    DATASETS,
+    MODELS,
+    config["evaluation"]["gammas"],
+    config["evaluation"],
+    config["comparison"]["published"],
+)
+EXTENDS_PAPER = not EXTENSION.empty
+# the extension as plain values, for the params of its steps (the scripts rebuild it)
+EXTENSION_PARAMS = {
+    "datasets": DATASETS,
+    "models": MODELS,
+    "gammas": GAMMAS,
+    "evaluation": config["evaluation"],
+    "published_dir": config["comparison"]["published"],
+}
 
 
 def tables_78(number, extended=False):
-    """The CSVs of Table ``number`` (7 or 8) at every gamma (``extended``: over every run)."""
-    return [layout.table(R, number, g, extended=extended) for g in GAMMAS]
+    """The CSVs of Table ``number`` (7 or 8) at each of the paper's gammas (``extended``: the
+    extension's, at every configured gamma)."""
+    gammas = GAMMAS if extended else PAPER_GAMMA_LABELS
+    return [layout.table(R, number, g, extended=extended) for g in gammas]
 
 
 def table_labels(path=None):
@@ -233,15 +266,36 @@ def table_labels(path=None):
 
 
 def extended_tables(number):
-    """The extended Table ``number`` CSVs (none when the configuration is within the paper)."""
+    """The extension's Table ``number`` CSVs (none when the configuration adds nothing)."""
     return tables_78(number, extended=True) if EXTENDS_PAPER else []
 
 
+def extended_table5():
+    """The extension's Table 5 CSV, in a list (empty when the configuration adds nothing)."""
+    return [layout.table(R, 5, extended=True)] if EXTENDS_PAPER else []
+
+
 def table_outputs():
-    csvs = [layout.table(R, 5)]
+    csvs = [layout.table(R, 5), *extended_table5()]
     for number in (7, 8):
         csvs += tables_78(number) + extended_tables(number)
     return [f"{csv[:-4]}.{ext}" for csv in csvs for ext in TABLE_FORMATS]
+
+
+#: the extension's figures (of every run; the cost-curve figures show fixed model types)
+EXTENSION_FIGURES = ["fig5", "fig6"]
+
+
+def extension_outputs():
+    """The extension's figures and files (none when the configuration adds nothing)."""
+    if not EXTENDS_PAPER:
+        return []
+    figures = [
+        str(path)
+        for stem in EXTENSION_FIGURES
+        for path in figure_files(stem, extended=True)
+    ]
+    return figures + [layout.extension(R, name) for name in layout.EXTENSION_FILES]
 
 
 def credit_a_models():

@@ -5,6 +5,8 @@
 # results are drawn as soon as their inputs exist, so that the run's end waits for Figs 5-6 only.
 
 
+# Figs 5 and 6 of the paper's scope (its datasets, model types and gammas), whatever the
+# configuration adds
 rule figures_runs:
     input:
         runs=layout.runs(R),
@@ -21,6 +23,31 @@ rule figures_runs:
         methods=config["evaluation"]["methods"],
         baselines=BASELINES,
         conditions=conditions_note(config["evaluation"]),
+        published=config["comparison"]["published"],
+        extended=False,
+    script:
+        "../scripts/figures_runs.py"
+
+
+# the extension's Figs 5 and 6: every run (only when the configuration adds to the paper's)
+rule extension_figures:
+    input:
+        runs=layout.runs(R),
+    output:
+        fig5=figure_files("fig5", extended=True),
+        fig6=figure_files("fig6", extended=True),
+    log:
+        f"{R}/logs/figures/extension.log",
+    benchmark:
+        f"{R}/benchmarks/figures/extension.tsv"
+    conda:
+        "../../environment.yml"
+    params:
+        methods=config["evaluation"]["methods"],
+        baselines=BASELINES,
+        conditions=conditions_note(config["evaluation"]),
+        published=config["comparison"]["published"],
+        extended=True,
     script:
         "../scripts/figures_runs.py"
 

@@ -1,5 +1,7 @@
-# Tables 5, 7 and 8 (CSV and the other configured formats: Markdown, LaTeX); Tables 7 and 8
-# for every configured gamma, in one job.
+# Tables 5, 7 and 8 (CSV and the other configured formats: Markdown, LaTeX) on the paper's
+# scope, Tables 7 and 8 at each of its gammas the configuration runs, in one job; with an
+# extension, the same over every run and configured gamma in its folder
+# (threshold_choice.reproduction.scope).
 
 
 rule table5:
@@ -10,6 +12,10 @@ rule table5:
             layout.table(R, 5), caption="../report/table5.rst", category="Tables"
         ),
         other=extra_table_outputs(layout.table(R, 5)[:-4]),
+        extended=extended_table5(),
+        extended_other=[
+            path for csv in extended_table5() for path in extra_table_outputs(csv[:-4])
+        ],
     log:
         f"{R}/logs/table5.log",
     benchmark:
@@ -20,6 +26,7 @@ rule table5:
         formats=TABLE_FORMATS,
         # a dataset of one's own is numbered after the published Table 5's
         published=config["comparison"]["published"],
+        added=list(EXTENSION.datasets),
     script:
         "../scripts/table5.py"
 
@@ -67,7 +74,9 @@ rule tables:
     conda:
         "../../environment.yml"
     params:
-        gammas=GAMMAS,
+        gammas=PAPER_GAMMA_LABELS,
+        extended_gammas=GAMMAS if EXTENDS_PAPER else [],
+        scope=EXTENSION_PARAMS,
         formats=TABLE_FORMATS,
         baselines=BASELINES,
         conditions=conditions_note(config["evaluation"]),

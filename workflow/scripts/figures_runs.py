@@ -1,4 +1,5 @@
-"""Rule figures_runs: Figs 5 and 6 from the per-run results."""
+"""Rule figures_runs (extension_figures): Figs 5 and 6 of the paper's scope (the
+extension's)."""
 
 from threshold_choice.reproduction.steps import log_to, step_figures_runs
 
@@ -10,4 +11,6 @@ with log_to(snakemake.log[0]):
         methods=snakemake.params.methods,
         baselines=snakemake.params.baselines,
         conditions=snakemake.params.conditions,
+        published_dir=snakemake.params.published,
+        extended=snakemake.params.extended,
     )

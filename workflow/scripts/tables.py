@@ -1,5 +1,6 @@
-"""Rule tables: Tables 7 and 8 at every configured gamma (and their extended versions)."""
+"""Rule tables: Tables 7 and 8 at each of the paper's gammas (and the extension's)."""
 
+from threshold_choice.reproduction.scope import Extension
 from threshold_choice.reproduction.steps import log_to, step_tables
 
 with log_to(snakemake.log[0]):
@@ -16,4 +17,6 @@ with log_to(snakemake.log[0]):
         datasets=snakemake.params.datasets,
         extended_table7=list(snakemake.output.extended7),
         extended_table8=list(snakemake.output.extended8),
+        extended_gammas=snakemake.params.extended_gammas,
+        extension=Extension.of(**snakemake.params.scope),
     )

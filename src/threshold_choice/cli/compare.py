@@ -20,6 +20,8 @@ def _run(args: argparse.Namespace) -> int:
         TABLE_SPECS,
         compare_results,
         differing_cells,
+        finding_verdict,
+        reproduced_count,
     )
 
     if not args.tolerance >= 0:  # also NaN
@@ -55,12 +57,14 @@ def _run(args: argparse.Namespace) -> int:
                   f"{row.cause or 'unknown'}")
         findings = out["findings"]
         print(
-            f"\nqualitative findings reproduced: {int(findings['reproduced'].sum())} "
+            f"\nqualitative findings reproduced: {reproduced_count(findings)} "
             f"of {len(findings)}"
         )
         for row in findings.itertuples():
             why = f": {row.cause}" if row.cause else ""
-            print(f"  [{'yes' if row.reproduced else 'no '}] {row.id}{why}")
+            verdict = {"yes": "yes", "not applicable": "n/a"}.get(
+                finding_verdict(row.reproduced), "no ")
+            print(f"  [{verdict}] {row.id}{why}")
     if args.authors_results is not None:
         _compare_with_authors_runs(args.results, args.authors_results)
     print(f"\nwritten to {layout.comparison_folder(args.results)}")

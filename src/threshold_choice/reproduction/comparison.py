@@ -16,15 +16,16 @@ reads ``<results>/tables/table5.csv``, ``table7_gamma-inf.csv``,
 ``summary.csv``
     one row per table (:func:`summarise`);
 ``findings.csv``
-    the qualitative claims of Sect. 6 (:func:`qualitative_findings`).
+    the qualitative claims of Sect. 6 (:func:`qualitative_findings`), on the paper's scope.
 
-Only the paper's part of a run is compared: its 26 datasets and 12 model types
-(:func:`~threshold_choice.reproduction.tables.paper_part`; Tables 7 and 8 are written that
-way, other datasets and model types go to the extended tables). A run under other conditions
-than the paper's (a cost distribution, a deployment prior, a loss: the settings stored with
-the runs, :func:`~threshold_choice.reproduction.paper.conditions_note`) measures something
-else: its cells are not counted against the published numbers (status ``not applicable``)
-and the summary says why.
+Only the paper's scope of a run is compared: its 26 datasets, 12 model types and 7
+certainty levels (:func:`~threshold_choice.reproduction.tables.paper_part`; Tables 5, 7 and 8
+and Figs 5 and 6 are made that way, what a configuration adds goes to its extension,
+:mod:`threshold_choice.reproduction.scope`). A run under other conditions than the paper's (a
+cost distribution, a deployment prior, a loss: the settings stored with the runs,
+:func:`~threshold_choice.reproduction.paper.conditions_note`) measures something else: its
+cells and findings are not counted against the published ones (``not applicable``) and the
+summary says why.
 
 The ``threshold-choice compare`` command is :mod:`threshold_choice.cli.compare`.
 """
@@ -685,14 +686,33 @@ def _read_csv(path: Path, what: str, fix: str = _REDO) -> pd.DataFrame:
     return _read(path, what, pd.read_csv, fix)
 
 
+def finding_verdict(reproduced: object, evidence: object = "") -> str:
+    """A finding's verdict as a reader says it: ``"yes"``, ``"no"``, ``"not checkable"``
+    (``evidence`` says what the runs lack) or :data:`NOT_APPLICABLE` (the runs' conditions are
+    not the paper's); ``reproduced`` as in ``findings.csv`` (a bool, or its text once read
+    back)."""
+    if str(reproduced) == NOT_APPLICABLE:
+        return NOT_APPLICABLE
+    if str(evidence).startswith("not checkable"):
+        return "not checkable"
+    return "yes" if str(reproduced) == "True" else "no"
+
+
+def reproduced_count(findings: pd.DataFrame) -> int:
+    """How many of ``findings`` (:func:`qualitative_findings`, or ``findings.csv`` read back)
+    are reproduced."""
+    return int((findings["reproduced"].astype(str) == "True").sum())
+
+
 def _finding_causes(findings: pd.DataFrame, causes: pd.DataFrame,
                     learners: str) -> pd.DataFrame:
-    """``findings`` with a ``cause`` column: for a finding not reproduced (and checkable), the
-    known cause of table ``findings`` whose key is its id."""
+    """``findings`` with a ``cause`` column: for a finding not reproduced (and checkable, and
+    applicable), the known cause of table ``findings`` whose key is its id."""
+    verdicts = [finding_verdict(r, e)
+                for r, e in zip(findings["reproduced"], findings["evidence"], strict=True)]
     as_cells = pd.DataFrame({
         "key": findings["id"], "column": "*",
-        "status": np.where(findings["reproduced"] | findings["evidence"].str.startswith(
-            "not checkable"), "match", "differs"),
+        "status": ["differs" if v == "no" else "match" for v in verdicts],
     })
     out = findings.copy()
     out["cause"] = attach_causes(as_cells, "findings", causes, learners)["cause"].to_numpy()
@@ -730,9 +750,12 @@ def _not_applicable(diff: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _findings_not_applicable(why: str) -> pd.DataFrame:
+def findings_not_applicable(why: str) -> pd.DataFrame:
+    """Every finding of :data:`FINDINGS` as :data:`NOT_APPLICABLE` (in column ``reproduced``),
+    its evidence saying ``why``: the claims are about the paper's conditions, which the runs
+    do not measure (neither reproduced nor refuted)."""
     return pd.DataFrame(
-        [(fid, claim, False, f"not checkable: {why}") for fid, claim, _ in FINDINGS],
+        [(fid, claim, NOT_APPLICABLE, f"{NOT_APPLICABLE}: {why}") for fid, claim, _ in FINDINGS],
         columns=list(FINDING_COLUMNS),
     )
 
@@ -764,10 +787,11 @@ def compare_files(
 
     The evaluation settings stored with the runs (``step_collect``) decide whether the
     published numbers apply (:func:`~threshold_choice.reproduction.paper.conditions_note`);
-    when not, every cell is :data:`NOT_APPLICABLE` and every finding not checkable, saying
-    why. A cell that differs gets its ``cause`` from ``causes`` (default
-    :data:`CAUSES_FILE` in ``published_dir``; :func:`attach_causes`) for the run's
-    ``learners`` (default: as stored with the runs, else ``weka``).
+    when not, every cell and every finding is :data:`NOT_APPLICABLE`
+    (:func:`findings_not_applicable`), saying why. A cell that differs gets its ``cause``
+    from ``causes`` (default :data:`CAUSES_FILE` in ``published_dir``;
+    :func:`attach_causes`) for the run's ``learners`` (default: as stored with the runs, else
+    ``weka``).
     """
     from threshold_choice.reproduction.paper import conditions_note, estimation_note
     from threshold_choice.reproduction.runs import read_runs_metadata
@@ -813,7 +837,7 @@ def compare_files(
     _coverage_causes(out, runs, published)
     out["summary"] = summarise({k: out[k] for k in TABLE_SPECS}, note)
     if conditions:
-        out["findings"] = _findings_not_applicable(
+        out["findings"] = findings_not_applicable(
             f"conditions differ from the paper's ({conditions})")
     else:
         out["findings"] = qualitative_findings(
@@ -883,7 +907,10 @@ __all__ = [
     "compare_results",
     "compare_tables",
     "differing_cells",
+    "finding_verdict",
+    "findings_not_applicable",
     "known_causes",
     "qualitative_findings",
+    "reproduced_count",
     "summarise",
 ]

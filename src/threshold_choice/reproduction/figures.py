@@ -204,7 +204,8 @@ def _panels(data: pd.DataFrame) -> list[str]:
 
 
 def _suffix(conditions: str) -> str:
-    return f" ({conditions})" if conditions else ""
+    # on a line of its own: the titles fill the figure's width already
+    return f"\n({conditions})" if conditions else ""
 
 
 # -- cost curves: the Displays of the panels ------------------------------------------------------

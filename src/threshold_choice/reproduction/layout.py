@@ -13,13 +13,21 @@ their rules alone.
     <results>/runs/<dataset>.parquet                one dataset's runs (and .timings.csv)
     <results>/runs.parquet                          one row per run, method and gamma
     <results>/tables/table5.csv                     Table 5
-    <results>/tables/table<7|8>_gamma-<g>.csv       Tables 7 and 8 at each gamma
-    <results>/tables/extended/...                   the same over every run (a study beyond
-                                                    the paper's)
+    <results>/tables/table<7|8>_gamma-<g>.csv       Tables 7 and 8 at each of the paper's gammas
     <results>/figures/<fig1..fig9>.<ext>            the figures and their data (csv)
     <results>/comparison/<name>.csv                 the comparison with the paper
     <results>/comparison/report.rst                 the report's first page (``report_page``)
     <results>/comparison/report_table<7|8>.html     Tables 7 and 8 at every gamma, rendered
+    <results>/extension/tables/...                  Tables 5, 7, 8 over every run and gamma (what
+                                                    a configuration adds to the paper's scope)
+    <results>/extension/figures/<fig5|fig6>.<ext>   Figs 5 and 6 over every run
+    <results>/extension/<name>.<csv|html>           what was added, the findings re-judged, the
+                                                    report's Extension page
+    <results>/outputs.txt                           the run's tables and figures (rule
+                                                    ``stale_outputs``)
+
+The paper's scope (``tables/``, ``figures/``, ``comparison/``) and the extension never mix
+(:mod:`threshold_choice.reproduction.scope`).
 
 Gamma labels in file names (``<g>``) are :func:`~threshold_choice.uncertainty.gamma_label`:
 ``inf`` or a plain number, matching :data:`GAMMA_LABEL`.
@@ -75,11 +83,18 @@ def dataset_runs(results: str | os.PathLike[str], dataset: str, ext: str = "parq
     return _join(results, "runs", f"{dataset}.{ext}")
 
 
+#: the folder of the extension's outputs
+EXTENSION = "extension"
+#: the extension's files besides its tables and figures (``<name>.<ext>`` in ``extension/``):
+#: what was added, the paper's findings re-judged on the extension, the report's page
+EXTENSION_FILES: dict[str, str] = {"added": "csv", "findings": "csv", "page": "html"}
+
+
 def table(results: str | os.PathLike[str], number: int, gamma: str = "inf", *,
           extended: bool = False) -> str:
     """Table ``number``'s CSV: Table 5, or Table 7 or 8 at the gamma labelled ``gamma``
-    (``extended``: over every run, for a study beyond the paper's)."""
-    folder = ("tables", "extended") if extended else ("tables",)
+    (``extended``: the extension's, over every run)."""
+    folder = (EXTENSION, "tables") if extended else ("tables",)
     name = "table5.csv" if number == 5 else f"table{number}_gamma-{gamma}.csv"
     return _join(results, *folder, name)
 
@@ -124,14 +139,30 @@ def comparison_folder(results: str | os.PathLike[str]) -> str:
     return _join(results, "comparison")
 
 
-def figure(results: str | os.PathLike[str], stem: str, ext: str) -> str:
-    """Figure ``stem`` (``fig1`` ... ``fig9``) in format ``ext`` (``csv``: its data)."""
-    return _join(results, "figures", f"{stem}.{ext}")
+def figure(results: str | os.PathLike[str], stem: str, ext: str, *,
+           extended: bool = False) -> str:
+    """Figure ``stem`` (``fig1`` ... ``fig9``) in format ``ext`` (``csv``: its data);
+    ``extended``: the extension's (Figs 5 and 6 over every run)."""
+    folder = (EXTENSION, "figures") if extended else ("figures",)
+    return _join(results, *folder, f"{stem}.{ext}")
+
+
+def extension(results: str | os.PathLike[str], name: str) -> str:
+    """The extension's file ``name`` (one of :data:`EXTENSION_FILES`)."""
+    return _join(results, EXTENSION, f"{name}.{EXTENSION_FILES[name]}")
+
+
+def outputs_list(results: str | os.PathLike[str]) -> str:
+    """The list of the run's tables and figures, written after the others (rule
+    ``stale_outputs``: files of an earlier configuration are removed then)."""
+    return _join(results, "outputs.txt")
 
 
 __all__ = [
     "COMPARED_TABLES",
     "COMPARISON_FILES",
+    "EXTENSION",
+    "EXTENSION_FILES",
     "GAMMA_LABEL",
     "GAMMA_LABEL_MAX",
     "authors_runs_comparison",
@@ -140,7 +171,9 @@ __all__ = [
     "comparison_folder",
     "data",
     "dataset_runs",
+    "extension",
     "figure",
+    "outputs_list",
     "report_page",
     "report_table",
     "runs",

@@ -16,7 +16,11 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from threshold_choice.reproduction.comparison import differing_cells
+from threshold_choice.reproduction.comparison import (
+    differing_cells,
+    finding_verdict,
+    reproduced_count,
+)
 from threshold_choice.uncertainty import gamma_label, parse_gamma
 
 __all__ = ["headline_rst", "software_table", "tables_page"]
@@ -186,7 +190,7 @@ def headline_rst(
         counts.append(f"{title}: <b>{int(row['within_tolerance'])} of {compared}</b> cells"
                       f"{missing}")
     checkable = ~findings["evidence"].astype(str).str.startswith("not checkable")
-    reproduced = int(findings["reproduced"].sum())
+    reproduced = reproduced_count(findings)
     versions = software_table(software)
     lines = [_heading("Reproduction of Ferri, Hernandez-Orallo and Flach (DMKD 2019)", "=")]
     verdict = (f"Cells equal to the published values (within {tolerance:g}, i.e. at the "
@@ -221,7 +225,7 @@ def headline_rst(
                          "the published value and the cause.\n")
             lines.append(_raw(_table_html(tables[table], key, diffs[table])))
     lines.append(_heading("Findings of Sect. 6"))
-    shown = findings.assign(reproduced=findings["reproduced"].map({True: "yes", False: "no"}))
+    shown = findings.assign(reproduced=[finding_verdict(r) for r in findings["reproduced"]])
     columns = [c for c in ("id", "reproduced", "evidence", "cause") if c in shown.columns]
     lines.append(_raw(_frame_html(shown[columns].fillna(""), left=("evidence", "cause"))))
     if not versions.empty:

@@ -116,8 +116,11 @@ def paper_models(published_dir: Path = PUBLISHED_DIR) -> list[str]:
 
 def paper_part(runs: pd.DataFrame, published_dir: Path = PUBLISHED_DIR) -> pd.DataFrame:
     """The rows of ``runs`` on the paper's datasets (:func:`paper_datasets`, matched
-    case-insensitively) and model types (:func:`paper_models`): what the published numbers
-    speak of, whatever else a configuration adds."""
+    case-insensitively), model types (:func:`paper_models`) and certainty levels
+    (:data:`~threshold_choice.uncertainty.PAPER_GAMMAS`): what the published numbers speak
+    of, whatever else a configuration adds."""
+    from threshold_choice.uncertainty import PAPER_GAMMAS
+
     datasets = {d.lower() for d in paper_datasets(published_dir)}
     models = set(paper_models(published_dir))
     if not datasets or not models:
@@ -127,17 +130,24 @@ def paper_part(runs: pd.DataFrame, published_dir: Path = PUBLISHED_DIR) -> pd.Da
             "comparison.published to the folder that holds them"
         )
     keep = runs["dataset"].str.lower().isin(datasets) & runs["model"].isin(models)
+    if "gamma" in runs.columns:
+        keep &= runs["gamma"].astype(float).isin(PAPER_GAMMAS)
     return runs[keep.to_numpy()]
 
 
 def extends_paper(
-    datasets: Sequence[str], models: Sequence[str], published_dir: Path = PUBLISHED_DIR
+    datasets: Sequence[str], models: Sequence[str], published_dir: Path = PUBLISHED_DIR,
+    gammas: Sequence[float | str] = (),
 ) -> bool:
-    """Whether a configuration running ``models`` on ``datasets`` has any dataset or model
-    type beyond the paper's (:func:`paper_part`): then it gets extended tables too."""
+    """Whether a configuration running ``models`` on ``datasets`` at ``gammas`` has any
+    dataset, model type or certainty level beyond the paper's (:func:`paper_part`): then it
+    gets an extension (:mod:`threshold_choice.reproduction.scope`)."""
+    from threshold_choice.uncertainty import PAPER_GAMMAS
+
     paper = {d.lower() for d in paper_datasets(published_dir)}
     return bool({d.lower() for d in datasets} - paper
-                or set(models) - set(paper_models(published_dir)))
+                or set(models) - set(paper_models(published_dir))
+                or {parse_gamma(g) for g in gammas} - set(PAPER_GAMMAS))
 
 
 def _published_order(published_dir: Path, table: str, column: str) -> list[str]:

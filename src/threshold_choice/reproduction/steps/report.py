@@ -24,26 +24,37 @@ def gamma_of_label(label: str) -> float:
 
 def step_table5(prepared: Sequence[Path | str], out_stem: Path | str, *,
                 formats: Sequence[str] | None = None,
-                published_dir: Path | str | None = None) -> None:
-    """Table 5 (instances, attributes, majority proportion) of the prepared datasets, in
-    ``formats`` (default :data:`threshold_choice.reproduction.tables.TABLE_FORMATS`); a
-    dataset of one's own is numbered as in the extended tables (after the published Table 5
-    of ``published_dir``, in the order given)."""
+                published_dir: Path | str | None = None,
+                extended_stem: Path | str | None = None,
+                extension: Any = None) -> None:
+    """Table 5 (instances, attributes, majority proportion) of the prepared datasets that are
+    the paper's, in ``formats`` (default
+    :data:`threshold_choice.reproduction.tables.TABLE_FORMATS`). With ``extended_stem``, the
+    extension's Table 5 of all of them goes there, a dataset of one's own numbered after the
+    published Table 5 of ``published_dir`` (in the order given) and marked in column
+    ``added`` (``extension``: the :class:`~threshold_choice.reproduction.scope.Extension`)."""
     from threshold_choice.datasets import load_prepared
+    from threshold_choice.reproduction.scope import mark_added
     from threshold_choice.reproduction.table5 import table5
     from threshold_choice.reproduction.tables import (
         PUBLISHED_DIR,
         TABLE_FORMATS,
         extended_numbers,
+        paper_datasets,
         write_table,
     )
 
     formats = formats or TABLE_FORMATS
+    published = Path(published_dir) if published_dir else PUBLISHED_DIR
     datasets = [load_prepared(Path(p)) for p in prepared]
-    numbers = extended_numbers([d.name for d in datasets],
-                               Path(published_dir) if published_dir else PUBLISHED_DIR)
-    frame = table5(datasets, numbers)
+    numbers = extended_numbers([d.name for d in datasets], published)
+    paper = {d.lower() for d in paper_datasets(published)}
+    frame = table5([d for d in datasets if d.name.lower() in paper], numbers)
     write_table(frame, out_stem, caption="Table 5: datasets", marks=None, formats=formats)
+    if extended_stem is not None:
+        write_table(mark_added(table5(datasets, numbers), "dataset", extension),
+                    extended_stem, caption="Table 5, extension (every configured dataset; "
+                    "added: beyond the paper's)", marks=None, formats=formats)
 
 
 def _no_rows(keys: Sequence[str], methods: Sequence[str]) -> pd.DataFrame:
@@ -68,20 +79,26 @@ def step_tables(
     datasets: Sequence[str] = (),
     extended_table7: Sequence[Path | str] = (),
     extended_table8: Sequence[Path | str] = (),
+    extended_gammas: Sequence[str] = (),
+    extension: Any = None,
 ) -> None:
     """Tables 7 (by model) and 8 (by dataset, without the baselines) at each of ``gammas``
     (labels such as ``inf``, ``16``), written to ``out_table7[i]`` / ``out_table8[i]`` (CSV; the
     other ``formats``, default :data:`~threshold_choice.reproduction.tables.TABLE_FORMATS`,
     beside them), with a loss column per method of ``methods`` (default the paper's four).
 
-    These are the paper's tables: over its datasets and model types only
-    (:func:`~threshold_choice.reproduction.tables.paper_part`). When ``extended_table7`` and
-    ``extended_table8`` are given (one per gamma), the same tables over every run go there too,
-    the datasets beyond the paper's numbered after its 26 in the order of ``datasets``.
+    These are the paper's tables: over its datasets, model types and gammas only
+    (:func:`~threshold_choice.reproduction.tables.paper_part`; ``gammas`` are the paper's).
+    When ``extended_table7`` and ``extended_table8`` are given (one per gamma of
+    ``extended_gammas``, default ``gammas``), the extension's tables over every run go there,
+    the datasets beyond the paper's numbered after its 26 in the order of ``datasets``, the
+    rows of what ``extension`` (:class:`~threshold_choice.reproduction.scope.Extension`) adds
+    marked in a last column ``added``.
     ``conditions``: operating conditions other than the paper's
     (:func:`threshold_choice.reproduction.paper.conditions_note`), said in every caption
     together with the fact that the published numbers do not apply."""
     from threshold_choice.reproduction.paper import PAPER_METHODS
+    from threshold_choice.reproduction.scope import mark_added
     from threshold_choice.reproduction.tables import (
         TABLE_FORMATS,
         extended_numbers,
@@ -94,7 +111,9 @@ def step_tables(
     n = len(gammas)
     if not n == len(out_table7) == len(out_table8):
         raise UserError("the tables step needs one Table 7 and one Table 8 output per gamma")
-    if len(extended_table7) not in (0, n) or len(extended_table8) != len(extended_table7):
+    extended_gammas = list(extended_gammas or gammas)
+    if (len(extended_table7) not in (0, len(extended_gammas))
+            or len(extended_table8) != len(extended_table7)):
         raise UserError("the tables step needs no extended tables or one of each per gamma")
     formats = formats or TABLE_FORMATS
     methods = tuple(methods or PAPER_METHODS)
@@ -102,28 +121,31 @@ def step_tables(
     published = Path(published_dir)
     # the paper's conditions go unsaid
     suffix = f" ({conditions}: the published numbers do not apply)" if conditions else ""
-    tables: list[tuple[pd.DataFrame, Sequence[Path | str], Sequence[Path | str], str,
-                       dict[str, int] | None]] = [
-        (paper_part(runs, published), out_table7, out_table8, "", None)]
+    tables: list[tuple[pd.DataFrame, Sequence[str], Sequence[Path | str],
+                       Sequence[Path | str], str, dict[str, int] | None]] = [
+        (paper_part(runs, published), gammas, out_table7, out_table8, "", None)]
     if extended_table7:
-        tables.append((runs, extended_table7, extended_table8,
-                       ", extended (every configured model and dataset)",
-                       extended_numbers(datasets, published)))
-    for frame, paths7, paths8, kind, numbers in tables:
-        for gamma, path7, path8 in zip(gammas, paths7, paths8, strict=True):
+        tables.append((runs, extended_gammas, extended_table7, extended_table8,
+                       ", extension (every configured model type, dataset and gamma; added: "
+                       "beyond the paper's)", extended_numbers(datasets, published)))
+    for frame, labels, paths7, paths8, kind, numbers in tables:
+        def marked(table: pd.DataFrame, key: str, extended: bool = bool(kind)) -> pd.DataFrame:
+            return mark_added(table, key, extension) if extended else table
+
+        for gamma, path7, path8 in zip(labels, paths7, paths8, strict=True):
             g = gamma_of_label(gamma)
             empty = frame.empty  # a configuration without any of the paper's runs
             write_table(
-                _no_rows(["model"], methods) if empty else
-                table7(frame, g, published_dir=published, methods=methods),
+                marked(_no_rows(["model"], methods) if empty else
+                       table7(frame, g, published_dir=published, methods=methods), "model"),
                 Path(path7).with_suffix(""),
                 caption=f"Table 7{kind}: means by model type, gamma = {gamma}{suffix}",
                 formats=formats,
             )
             write_table(
-                _no_rows(["number", "dataset"], methods) if empty else
-                table8(frame, g, tuple(baselines), published_dir=published, methods=methods,
-                       numbers=numbers),
+                marked(_no_rows(["number", "dataset"], methods) if empty else
+                       table8(frame, g, tuple(baselines), published_dir=published,
+                              methods=methods, numbers=numbers), "dataset"),
                 Path(path8).with_suffix(""),
                 caption=f"Table 8{kind}: means by dataset (non-baseline models), "
                 f"gamma = {gamma}{suffix}",
@@ -141,17 +163,30 @@ def _run_scores(path: Path | str, split: int = 1) -> Any:
 FigureFiles = Sequence[Path | str]
 
 
+#: the extension's figures say so in their titles
+EXTENSION_TITLE = "extension: all runs"
+
+
 def step_figures_runs(
     runs_path: Path | str, fig5: FigureFiles, fig6: FigureFiles, *, methods: Sequence[str],
-    baselines: Sequence[str], conditions: str = "",
+    baselines: Sequence[str], conditions: str = "", published_dir: Path | str | None = None,
+    extended: bool = False,
 ) -> None:
     """Figs 5 (expected loss vs gamma per model type, without ``baselines``) and 6 (per-run
     scatter at gamma = inf and the lowest gamma of the runs, 0 in the paper), each written to
-    its files ``fig5`` / ``fig6``; ``conditions``: operating conditions other than the paper's,
-    for the titles (:func:`threshold_choice.reproduction.paper.conditions_note`)."""
+    its files ``fig5`` / ``fig6``: on the paper's scope of the runs
+    (:func:`~threshold_choice.reproduction.tables.paper_part`, with the published tables of
+    ``published_dir``), or on all of them with ``extended`` (the extension's, which their
+    titles say); ``conditions``: operating conditions other than the paper's, for the titles
+    (:func:`threshold_choice.reproduction.paper.conditions_note`)."""
     from threshold_choice.reproduction.figures import figure5, figure6
+    from threshold_choice.reproduction.tables import PUBLISHED_DIR, paper_part
 
     runs = pd.read_parquet(runs_path)
+    if extended:
+        conditions = "; ".join(filter(None, (EXTENSION_TITLE, conditions)))
+    else:
+        runs = paper_part(runs, Path(published_dir) if published_dir else PUBLISHED_DIR)
     figure5(runs, fig5, methods=methods, exclude=tuple(baselines), conditions=conditions)
     lowest = float(runs["gamma"].min())
     figure6(runs, fig6, gammas=(math.inf, lowest) if lowest < math.inf else (math.inf,),
@@ -304,3 +339,48 @@ def step_compare(
     from threshold_choice.reproduction.comparison import compare_files
 
     compare_files(tables, runs_path, outputs, published_dir, tolerance, baselines=baselines)
+
+
+def step_extension(
+    runs_path: Path | str,
+    tables: Mapping[str, Path | str],
+    outputs: Mapping[str, Path | str],
+    *,
+    extension: Any,
+    baselines: Sequence[str],
+    published_dir: Path | str,
+    figures: Sequence[str] = (),
+) -> None:
+    """The extension's account (:mod:`threshold_choice.reproduction.scope`): what
+    ``extension`` (an :class:`~threshold_choice.reproduction.scope.Extension`) adds, to
+    ``outputs["added"]``; the paper's findings re-judged on the runs ``runs_path``
+    (:func:`~threshold_choice.reproduction.scope.rejudge_findings`; ``baselines`` as
+    configured), to ``outputs["findings"]``; and the report's Extension page, to
+    ``outputs["page"]``, with the extension's ``tables`` (name, e.g. ``table7_gamma-inf``
+    -> its CSV) and the names of its ``figures``."""
+    from threshold_choice.atomic import write_text_atomic
+    from threshold_choice.reproduction.scope import extension_page, rejudge_findings
+
+    runs = pd.read_parquet(runs_path)
+    findings = rejudge_findings(runs, extension, baselines=baselines,
+                                published_dir=published_dir)
+    frames = {name: pd.read_csv(path) for name, path in tables.items()}
+    write_text_atomic(outputs["added"], extension.added().to_csv(index=False))
+    write_text_atomic(outputs["findings"], findings.to_csv(index=False))
+    write_text_atomic(outputs["page"], extension_page(extension, frames, findings, figures))
+
+
+def step_stale_outputs(results: Path | str, current: Sequence[str], out: Path | str) -> None:
+    """Remove the outputs of an earlier configuration from ``results``
+    (:func:`~threshold_choice.reproduction.stale.remove_stale`: files named as the workflow's
+    tables and figures that are not among ``current``, the current configuration's outputs),
+    log each, and write ``current`` to ``out``, one path a line."""
+    from threshold_choice.atomic import write_text_atomic
+    from threshold_choice.reproduction.stale import remove_stale
+
+    log = logging.getLogger(__name__)
+    removed = remove_stale(results, current)
+    for path in removed:
+        log.info("removed %s: an output of an earlier configuration", path)
+    log.info("%d output(s) of an earlier configuration removed", len(removed))
+    write_text_atomic(out, "".join(f"{p}\n" for p in sorted(current)))
