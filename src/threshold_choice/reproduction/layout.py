@@ -19,6 +19,9 @@ their rules alone.
     <results>/figures/<fig1..fig9>.<ext>            the figures and their data (csv)
     <results>/comparison/<name>.csv                 the comparison with the paper
     <results>/comparison/report.rst                 the report's first page (``report_page``)
+    <results>/significance/<scope>/<name>.<ext>     the statistical comparisons of a scope
+                                                    (``paper``, ``extended``): tables and
+                                                    critical-difference diagrams
 
 Gamma labels in file names (``<g>``) are :func:`~threshold_choice.uncertainty.gamma_label`:
 ``inf`` or a plain number, matching :data:`GAMMA_LABEL`.
@@ -40,6 +43,12 @@ COMPARED_TABLES: tuple[str, ...] = ("table5", "table7", "table8")
 COMPARISON_FILES: tuple[str, ...] = (
     "summary", "findings", "table5_diff", "table7_diff", "table8_diff",
 )
+
+#: the statistical comparisons' scopes: the paper's (its datasets, model types, methods and
+#: gammas) and the extension's (everything configured)
+SIGNIFICANCE_SCOPES: tuple[str, ...] = ("paper", "extended")
+#: the statistical comparisons' tables (``<name>.csv`` and the other table formats)
+SIGNIFICANCE_TABLES: tuple[str, ...] = ("verdict", "friedman", "ranks", "pairs")
 
 
 def _join(results: str | os.PathLike[str], *parts: str) -> str:
@@ -109,11 +118,27 @@ def figure(results: str | os.PathLike[str], stem: str, ext: str) -> str:
     return _join(results, "figures", f"{stem}.{ext}")
 
 
+def significance(results: str | os.PathLike[str], scope: str, name: str,
+                 ext: str = "csv") -> str:
+    """A file of the statistical comparisons of ``scope`` (one of
+    :data:`SIGNIFICANCE_SCOPES`): a table of :data:`SIGNIFICANCE_TABLES`, or a
+    critical-difference figure (``cd_methods``, ``cd_models_<method>``) in format ``ext``."""
+    return _join(results, "significance", scope, f"{name}.{ext}")
+
+
+def significance_figure(method: str | None = None) -> str:
+    """The name of a critical-difference figure: of the methods (``method`` None), or of
+    the model types under ``method``."""
+    return "cd_methods" if method is None else f"cd_models_{method}"
+
+
 __all__ = [
     "COMPARED_TABLES",
     "COMPARISON_FILES",
     "GAMMA_LABEL",
     "GAMMA_LABEL_MAX",
+    "SIGNIFICANCE_SCOPES",
+    "SIGNIFICANCE_TABLES",
     "compared_table",
     "comparison",
     "comparison_folder",
@@ -123,6 +148,8 @@ __all__ = [
     "report_page",
     "runs",
     "scores",
+    "significance",
+    "significance_figure",
     "splits",
     "table",
 ]

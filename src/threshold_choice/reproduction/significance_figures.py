@@ -34,7 +34,7 @@ def cd_data(ranks: pd.DataFrame, friedman: pd.DataFrame, *, comparison: str,
             under: str) -> pd.DataFrame:
     """The numbers of a critical-difference figure of one comparison (``comparison``:
     ``methods`` or ``models``; ``under``: the model types pooled or the method), one panel
-    per gamma (``"γ = <gamma>"``, in the order of ``friedman``): ``rank`` rows (series: the
+    per gamma (``"\\u03b3 = <gamma>"``, in the order of ``friedman``): ``rank`` rows (series: the
     item; x its mean rank, y its mean loss), a ``cd`` row (x the critical difference, y the
     Iman-Davenport p-value), ``n`` (x the number of datasets, y the Friedman chi-square
     p-value) and ``clique`` rows (x the first and last mean rank of a group of items not
