@@ -246,3 +246,32 @@ def test_a_configuration_extends_the_paper_with_a_dataset_a_model_or_a_gamma():
     assert sig.extends(["haberman", "my-data"], ["NB"], ["inf"])
     assert sig.extends(["haberman"], ["HGB"], ["inf"])
     assert sig.extends(["haberman"], ["NB"], ["inf", 32])
+
+
+def test_a_gamma_without_runs_is_left_out():
+    result = sig.study(make_runs(gammas=(math.inf,)), gammas=[math.inf, 32.0], methods=METHODS,
+                       models=["NB", "J48"], baselines=[], settings=sig.Settings(samples=500))
+    assert set(result.friedman["gamma"]) == {math.inf}
+    assert set(result.verdict["gamma"]) == {math.inf}
+
+
+def test_the_summary_names_the_significant_counts_and_the_bayesian_winners():
+    rows = [
+        # a significant count, and a Bayesian test that finds the other method better
+        (0.0, "sc_vs_tr", "SVM", "score-driven better than train-optimal", True,
+         "train-optimal better"),
+        (0.0, "sc_vs_tr", "NB", "train-optimal better than score-driven", False,
+         "practically equivalent"),
+        (0.0, "table8", sig.POOLED, "train-optimal better than score-driven", False,
+         "inconclusive"),
+    ]
+    frame = pd.DataFrame(
+        [{"gamma": g, "conclusion": c, "under": u, "claim": cl, "counted": "13 of 26",
+          "significant": s, "sign_p": 0.04 if s else 1.0, "p_claim": 0.1, "p_rope": 0.2,
+          "p_opposite": 0.7, "bayesian": b} for g, c, u, cl, s, b in rows])
+    (line,) = sig.verdict_summary(frame)
+    assert line.startswith("gamma = 0: sc_vs_tr significant for 1 of 2 model types: "
+                           "SVM (score-driven); not for NB.")
+    assert "a winner beyond the ROPE for SVM (train-optimal)" in line
+    assert "practically equivalent for NB" in line
+    assert "Table 8: 13 of 26: sign test p = 1 (not significant)" in line

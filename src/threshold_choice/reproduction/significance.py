@@ -37,6 +37,7 @@ checks both against the published numbers and the libraries). docs/significance.
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -398,6 +399,10 @@ def study(runs: pd.DataFrame, *, gammas: Sequence[float], methods: Sequence[str]
     pairs: list[dict[str, object]] = []
     pooled_models = [m for m in models if m not in set(baselines)]
     for gamma in gammas:
+        if _at_gamma(runs, gamma).empty:  # e.g. a scope without runs
+            logging.getLogger(__name__).warning("no runs at gamma = %s: nothing to compare",
+                                                gamma)
+            continue
         values = blocks(runs, gamma, items="method", methods=methods, models=pooled_models)
         if values.shape[1] >= 2 and len(values):
             row, test = _friedman_row("methods", gamma, POOLED, values, settings, ranks)
@@ -480,6 +485,8 @@ def verdict(runs: pd.DataFrame, pairs: pd.DataFrame, *, gammas: Sequence[float],
     share_of = {(left, right): share for share, left, right in _share_pairs(methods)}
     for gamma in gammas:
         at = pairs[pairs["gamma"] == gamma]
+        if at.empty:
+            continue
         shares = _run_shares(runs, gamma, methods) if share_of else None
         for pair in at.itertuples(index=False):
             share = share_of.get((pair.left, pair.right))
@@ -556,31 +563,42 @@ def extends(datasets: Sequence[str], models: Sequence[str], gammas: Sequence[flo
 
 
 def verdict_summary(verdicts: pd.DataFrame, settings: Settings = Settings()) -> list[str]:
-    """One sentence per gamma: how many of the paper's conclusions are significant."""
+    """One paragraph per gamma: for each of the paper's shares, the model types whose win count
+    is significant over the datasets (with the winner) and those whose is not, and what the
+    Bayesian test says of them; then Table 8's count of train-optimal against score-driven."""
     from threshold_choice.uncertainty import format_gamma
+
+    def names(rows: pd.DataFrame, winner: str = "") -> str:
+        """The model types of ``rows``, each with the winner its ``winner`` column names."""
+        if rows.empty:
+            return "none"
+        return ", ".join(
+            f"{r.under} ({getattr(r, winner).split(' better')[0]})" if winner else r.under
+            for r in rows.itertuples(index=False))
 
     lines = []
     for gamma, group in verdicts.groupby("gamma", sort=False):
-        share = group[group["conclusion"] != "table8"]
-        pooled = group[group["conclusion"] == "table8"]
-        key = pooled[pooled["claim"].str.contains("train-optimal")
-                     & pooled["claim"].str.contains("score-driven")]
         parts = [f"gamma = {format_gamma(float(gamma))}:"]
-        if not share.empty:
+        for share in ("sc_vs_tr", "rd_vs_tr"):
+            rows = group[group["conclusion"] == share]
+            if rows.empty:
+                continue
+            yes = rows[rows["significant"]]
+            beyond = rows[rows["bayesian"].str.endswith("better")]
+            equal = rows[rows["bayesian"] == "practically equivalent"]
             parts.append(
-                f"{int(share['significant'].sum())} of {len(share)} per-model-type win "
-                f"counts (sc_vs_tr, rd_vs_tr) are significant over the datasets (sign test, "
-                f"alpha = {settings.alpha:g}); the Bayesian test finds "
-                f"{int(share['bayesian'].str.endswith('better').sum())} with a winner beyond "
-                f"the ROPE (+/-{settings.rope:g}) and "
-                f"{int((share['bayesian'] == 'practically equivalent').sum())} practically "
-                "equivalent.")
+                f"{share} significant for {len(yes)} of {len(rows)} model types: "
+                f"{names(yes, winner='claim')}; not for {names(rows[~rows['significant']])}. "
+                f"Bayesian: a winner beyond the ROPE for {names(beyond, winner='bayesian')}; "
+                f"practically equivalent for {names(equal)}.")
+        key = group[(group["conclusion"] == "table8")
+                    & group["claim"].str.contains("train-optimal")
+                    & group["claim"].str.contains("score-driven")]
         for row in key.itertuples(index=False):
             parts.append(
-                f"Table 8: {row.counted} ({row.claim}): sign test p = {row.sign_p:.2g}, "
-                f"{'significant' if row.significant else 'not significant'}; Bayesian: "
-                f"P(claim) = {row.p_claim:.2f}, P(rope) = {row.p_rope:.2f} "
-                f"({row.bayesian}).")
+                f"Table 8: {row.counted}: sign test p = {row.sign_p:.2g} "
+                f"({'significant' if row.significant else 'not significant'}); Bayesian "
+                f"P(claim) = {row.p_claim:.2f}, P(rope) = {row.p_rope:.2f}: {row.bayesian}.")
         lines.append(" ".join(parts))
     return lines
 
