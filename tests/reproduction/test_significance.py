@@ -275,3 +275,18 @@ def test_the_summary_names_the_significant_counts_and_the_bayesian_winners():
     assert "a winner beyond the ROPE for SVM (train-optimal)" in line
     assert "practically equivalent for NB" in line
     assert "Table 8: 13 of 26: sign test p = 1 (not significant)" in line
+
+
+def test_the_schemas_defaults_are_the_modules():
+    import yaml
+
+    from tests.conftest import REPO
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    keys = schema["properties"]["significance"]["properties"]
+    defaults = {key: spec["default"] for key, spec in keys.items()}
+    settings = sig.Settings()
+    assert defaults == {"alpha": settings.alpha, "rope": settings.rope,
+                        "samples": settings.samples, "seed": settings.seed}
+    assert (settings.alpha, settings.rope, settings.samples) == (sig.ALPHA, sig.ROPE,
+                                                                sig.SAMPLES)
