@@ -116,7 +116,9 @@ def test_the_step_writes_every_table_and_figure_of_a_scope(tmp_path):
         figures = {layout.significance_figure(m): [
             layout.significance(tmp_path, scope, layout.significance_figure(m), ext)
             for ext in ("png", "csv")] for m in (None, "train-optimal")}
+        page = tmp_path / f"{scope}.html"
         step_significance(tmp_path / "runs.parquet", tables, figures, scope=scope,
+                          verdict_page=page,
                           methods=METHODS, model_methods=["train-optimal"],
                           gammas=["inf", "32", "0"], baselines=[],
                           settings={"samples": 1000, "rope": 0.02},
@@ -130,6 +132,9 @@ def test_the_step_writes_every_table_and_figure_of_a_scope(tmp_path):
         models = set(ranks.loc[ranks["comparison"] == "models", "item"])
         assert models == ({"NB", "J48"} if scope == "paper" else {"NB", "J48", "HGB"})
         assert set(pd.read_csv(tables["pairs"])["rope"]) == {0.02}
+        text = page.read_text()
+        assert "gamma = 32:" in text if scope == "extended" else "gamma = 32:" not in text
+        assert text.count("<tr") == 1 + len(pd.read_csv(tables["verdict"]))
         md = (tmp_path / "significance" / scope / "verdict.md").read_text()
         assert "ROPE +/-0.02" in md and ("paper's scope" in md) == (scope == "paper")
         assert (tmp_path / "significance" / scope / "pairs.tex").read_text().startswith(

@@ -31,6 +31,8 @@ def test_the_paper_scope_has_every_table_and_figure_and_no_extension(tiny_run):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (results / layout.significance("", "paper", stem, "pdf")).read_bytes()[:4] == \
             b"%PDF"
+    assert "gamma = inf:" in (results / layout.significance("", "paper", "verdict", "html")
+                              ).read_text()
     assert not (results / "significance" / "extended").exists()
 
 

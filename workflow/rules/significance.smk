@@ -52,30 +52,49 @@ def significance_figures(scope, shown=False):
 
 
 def significance_table(scope, name, shown=False):
+    """A table's CSV (shown: in the report; the verdict is shown as its page instead)."""
     csv = layout.significance(R, scope, name)
-    if not shown:
+    if not shown or name == "verdict":
         return csv
-    caption = "verdict" if name == "verdict" else "tables"
     return report(
         csv,
-        caption=f"../report/significance_{caption}.rst",
+        caption="../report/significance_tables.rst",
+        category="Significance",
+        subcategory=_SCOPE_TITLES[scope],
+    )
+
+
+def significance_verdict_page(scope, shown=False):
+    """The verdict as an HTML page, the report's first item of a scope's significance."""
+    page = layout.significance(R, scope, "verdict", "html")
+    if not shown:
+        return page
+    return report(
+        page,
+        caption="../report/significance_verdict.rst",
         category="Significance",
         subcategory=_SCOPE_TITLES[scope],
     )
 
 
 def significance_outputs():
-    return [
-        path
-        for scope in SIGNIFICANCE_SCOPES
-        for csv in [significance_table(scope, n) for n in layout.SIGNIFICANCE_TABLES]
-        for path in [csv, *extra_table_outputs(csv[:-4])]
-    ] + [
-        path
-        for scope in SIGNIFICANCE_SCOPES
-        for files in significance_figures(scope).values()
-        for path in files
-    ]
+    return (
+        [
+            path
+            for scope in SIGNIFICANCE_SCOPES
+            for csv in [
+                significance_table(scope, n) for n in layout.SIGNIFICANCE_TABLES
+            ]
+            for path in [csv, *extra_table_outputs(csv[:-4])]
+        ]
+        + [significance_verdict_page(scope) for scope in SIGNIFICANCE_SCOPES]
+        + [
+            path
+            for scope in SIGNIFICANCE_SCOPES
+            for files in significance_figures(scope).values()
+            for path in files
+        ]
+    )
 
 
 for _scope in SIGNIFICANCE_SCOPES:
@@ -90,6 +109,7 @@ for _scope in SIGNIFICANCE_SCOPES:
                 name: significance_table(_scope, name, shown=True)
                 for name in layout.SIGNIFICANCE_TABLES
             },
+            verdict_page=significance_verdict_page(_scope, shown=True),
             other=[
                 path
                 for name in layout.SIGNIFICANCE_TABLES

@@ -8,6 +8,7 @@ with log_to(snakemake.log[0]):
         snakemake.input.runs,
         {name: snakemake.output[name] for name in layout.SIGNIFICANCE_TABLES},
         snakemake.params.figures,
+        verdict_page=snakemake.output.verdict_page,
         scope=snakemake.params.scope,
         methods=snakemake.params.methods,
         model_methods=snakemake.params.model_methods,

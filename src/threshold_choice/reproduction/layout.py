@@ -121,8 +121,9 @@ def figure(results: str | os.PathLike[str], stem: str, ext: str) -> str:
 def significance(results: str | os.PathLike[str], scope: str, name: str,
                  ext: str = "csv") -> str:
     """A file of the statistical comparisons of ``scope`` (one of
-    :data:`SIGNIFICANCE_SCOPES`): a table of :data:`SIGNIFICANCE_TABLES`, or a
-    critical-difference figure (``cd_methods``, ``cd_models_<method>``) in format ``ext``."""
+    :data:`SIGNIFICANCE_SCOPES`): a table of :data:`SIGNIFICANCE_TABLES` (``verdict`` also
+    as an ``html`` page, for the report), or a critical-difference figure (``cd_methods``,
+    ``cd_models_<method>``) in format ``ext``."""
     return _join(results, "significance", scope, f"{name}.{ext}")
 
 

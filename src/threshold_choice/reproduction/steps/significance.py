@@ -61,11 +61,32 @@ def write_study_table(frame: pd.DataFrame, csv: Path | str, *, caption: str,
                                    marks=None))
 
 
+def verdict_html(verdict: pd.DataFrame, summary: Sequence[str], *, title: str) -> str:
+    """The verdict as a page of its own, for the report: the summary, one paragraph per
+    gamma, then the table as printed (:func:`_shown`, 3 decimals)."""
+    import html
+
+    shown = _shown(verdict)
+    for col in shown.columns:
+        if pd.api.types.is_float_dtype(shown[col]):
+            shown[col] = [f"{v:.3f}" for v in shown[col]]
+    table = shown.to_html(index=False, border=0, classes="verdict", escape=True)
+    paragraphs = "\n".join(f"<p>{html.escape(line)}</p>" for line in summary)
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+        f"{html.escape(title)}</title>\n<style>body {{font-family: sans-serif; "
+        "font-size: 14px; margin: 1em;} table.verdict {border-collapse: collapse;} "
+        "table.verdict td, table.verdict th {border: 1px solid #ccc; padding: 2px 6px; "
+        "font-size: 12px;} table.verdict td {text-align: right;}</style></head>\n"
+        f"<body><h2>{html.escape(title)}</h2>\n{paragraphs}\n{table}\n</body></html>\n")
+
+
 def step_significance(
     runs_path: Path | str,
     tables: Mapping[str, Path | str],
     figures: Mapping[str, Sequence[Path | str]],
     *,
+    verdict_page: Path | str | None = None,
     scope: str,
     methods: Sequence[str],
     gammas: Sequence[str | float],
@@ -84,7 +105,8 @@ def step_significance(
     ``formats`` beside each) and the critical-difference figures ``figures`` (``cd_methods``,
     ``cd_models_<method>`` -> their files). ``settings``: the configuration's
     ``significance`` (:class:`~threshold_choice.reproduction.significance.Settings`);
-    ``conditions``: operating conditions other than the paper's, said in every caption."""
+    ``conditions``: operating conditions other than the paper's, said in every caption;
+    ``verdict_page``: where to write the verdict as an HTML page too (:func:`verdict_html`)."""
     from threshold_choice.reproduction import layout
     from threshold_choice.reproduction.significance import (
         POOLED,
@@ -119,6 +141,13 @@ def step_significance(
             caption += (f"; ROPE +/-{config.rope:g}, alpha = {config.alpha:g}. "
                         + " ".join(verdict_summary(result.verdict, config)))
         write_study_table(getattr(result, name), path, caption=caption, formats=formats)
+    if verdict_page is not None:
+        from threshold_choice.atomic import write_text_atomic
+
+        write_text_atomic(verdict_page, verdict_html(
+            result.verdict, verdict_summary(result.verdict, config),
+            title=f"Are the paper's conclusions significant? ({where}{suffix}; ROPE "
+                  f"+/-{config.rope:g}, alpha = {config.alpha:g})"))
     for name, files in figures.items():
         method = None if name == "cd_methods" else name.removeprefix("cd_models_")
         title = (f"Threshold choice methods over the {POOLED} ({where}{suffix})"
@@ -129,4 +158,4 @@ def step_significance(
                   alpha=config.alpha)
 
 
-__all__ = ["step_significance", "write_study_table"]
+__all__ = ["step_significance", "verdict_html", "write_study_table"]
