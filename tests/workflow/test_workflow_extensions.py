@@ -251,3 +251,17 @@ def test_the_documented_slurm_grouping_covers_every_dataset_job(tmp_path):
     options = lines[-1].split("--groups $groups")[1].replace("$jobs", shown[0]).split()
     proc = snakemake("--dry-run", "--groups", *groups, *options, config_file=config)
     assert proc.returncode == 0
+
+
+def test_the_extension_gets_its_own_statistical_tests_and_leaves_the_papers_unchanged(runs):
+    from threshold_choice.reproduction import layout
+
+    paper = [layout.significance("", "paper", name) for name in layout.SIGNIFICANCE_TABLES]
+    paper += [layout.significance("", "paper", "verdict", "html"),
+              layout.significance("", "paper", "cd_methods", "png")]
+    for name in paper:
+        assert filecmp.cmp(runs["paper"] / name, runs["extended"] / name, shallow=False), name
+    assert not (runs["paper"] / "significance" / "extended").exists()
+    ranks = pd.read_csv(runs["extended"] / layout.significance("", "extended", "ranks"))
+    assert "HGB" in set(ranks.loc[ranks["comparison"] == "models", "item"])
+    assert set(ranks["n_datasets"]) == {3}  # haberman, spect_test and the dataset of one's own
