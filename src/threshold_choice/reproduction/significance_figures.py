@@ -34,11 +34,11 @@ def cd_data(ranks: pd.DataFrame, friedman: pd.DataFrame, *, comparison: str,
             under: str) -> pd.DataFrame:
     """The numbers of a critical-difference figure of one comparison (``comparison``:
     ``methods`` or ``models``; ``under``: the model types pooled or the method), one panel
-    per gamma (``"\\u03b3 = <gamma>"``, in the order of ``friedman``): ``rank`` rows (series: the
-    item; x its mean rank, y its mean loss), a ``cd`` row (x the critical difference, y the
-    Iman-Davenport p-value), ``n`` (x the number of datasets, y the Friedman chi-square
-    p-value) and ``clique`` rows (x the first and last mean rank of a group of items not
-    significantly different, y its number)."""
+    per gamma (named "gamma = <gamma>" with the Greek letter, in the order of ``friedman``):
+    ``rank`` rows (series: the item; x its mean rank, y its mean loss), a ``cd`` row (x the
+    critical difference, y the Iman-Davenport p-value), ``n`` (x the number of datasets, y
+    the Friedman chi-square p-value) and ``clique`` rows (x the first and last mean rank of a
+    group of items not significantly different, y its number)."""
     data = FigureData()
     tests = friedman[(friedman["comparison"] == comparison) & (friedman["under"] == under)]
     for test in tests.itertuples(index=False):
