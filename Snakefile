@@ -35,9 +35,11 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/compare.smk"
 include: "workflow/rules/extension.smk"
+include: "workflow/rules/significance.smk"
 
 
 rule all:
     default_target: True
     input:
         all_outputs(),
+        significance_outputs(),

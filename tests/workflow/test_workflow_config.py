@@ -95,6 +95,7 @@ def test_the_workflow_refuses_a_non_estimator_class_without_running_it(tmp_path)
         ("evaluation", "seed", -1, "minimum"),
         ("comparison", "tolerance", 2, "maximum"),
         ("splits", "iterations", 0, "minimum"),
+        ("significance", "rope", 2, "maximum"),
     ],
 )
 def test_the_schema_bounds_numbers(tmp_path, section, key, value, limit):

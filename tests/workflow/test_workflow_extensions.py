@@ -353,3 +353,15 @@ def test_outputs_a_configuration_no_longer_makes_are_removed(tiny_run, tmp_path)
     assert "table7_gamma-4.csv: an output of an earlier configuration" in log
     assert (results / "outputs.txt").read_text().splitlines() == sorted(
         (results / "outputs.txt").read_text().splitlines())
+def test_the_extension_gets_its_own_statistical_tests_and_leaves_the_papers_unchanged(runs):
+    from threshold_choice.reproduction import layout
+
+    paper = [layout.significance("", "paper", name) for name in layout.SIGNIFICANCE_TABLES]
+    paper += [layout.significance("", "paper", "verdict", "html"),
+              layout.significance("", "paper", "cd_methods", "png")]
+    for name in paper:
+        assert filecmp.cmp(runs["paper"] / name, runs["extended"] / name, shallow=False), name
+    assert not (runs["paper"] / "significance" / "extended").exists()
+    ranks = pd.read_csv(runs["extended"] / layout.significance("", "extended", "ranks"))
+    assert "HGB" in set(ranks.loc[ranks["comparison"] == "models", "item"])
+    assert set(ranks["n_datasets"]) == {3}  # haberman, spect_test and the dataset of one's own

@@ -28,6 +28,9 @@ their rules alone.
 
 The paper's scope (``tables/``, ``figures/``, ``comparison/``) and the extension never mix
 (:mod:`threshold_choice.reproduction.scope`).
+    <results>/significance/<scope>/<name>.<ext>     the statistical comparisons of a scope
+                                                    (``paper``, ``extended``): tables and
+                                                    critical-difference diagrams
 
 Gamma labels in file names (``<g>``) are :func:`~threshold_choice.uncertainty.gamma_label`:
 ``inf`` or a plain number, matching :data:`GAMMA_LABEL`.
@@ -49,6 +52,12 @@ COMPARED_TABLES: tuple[str, ...] = ("table5", "table7", "table8")
 COMPARISON_FILES: tuple[str, ...] = (
     "summary", "findings", "table5_diff", "table7_diff", "table8_diff",
 )
+
+#: the statistical comparisons' scopes: the paper's (its datasets, model types, methods and
+#: gammas) and the extension's (everything configured)
+SIGNIFICANCE_SCOPES: tuple[str, ...] = ("paper", "extended")
+#: the statistical comparisons' tables (``<name>.csv`` and the other table formats)
+SIGNIFICANCE_TABLES: tuple[str, ...] = ("verdict", "friedman", "ranks", "pairs")
 
 
 def _join(results: str | os.PathLike[str], *parts: str) -> str:
@@ -158,6 +167,21 @@ def outputs_list(results: str | os.PathLike[str]) -> str:
     return _join(results, "outputs.txt")
 
 
+def significance(results: str | os.PathLike[str], scope: str, name: str,
+                 ext: str = "csv") -> str:
+    """A file of the statistical comparisons of ``scope`` (one of
+    :data:`SIGNIFICANCE_SCOPES`): a table of :data:`SIGNIFICANCE_TABLES` (``verdict`` also
+    as an ``html`` page, for the report), or a critical-difference figure (``cd_methods``,
+    ``cd_models_<method>``) in format ``ext``."""
+    return _join(results, "significance", scope, f"{name}.{ext}")
+
+
+def significance_figure(method: str | None = None) -> str:
+    """The name of a critical-difference figure: of the methods (``method`` None), or of
+    the model types under ``method``."""
+    return "cd_methods" if method is None else f"cd_models_{method}"
+
+
 __all__ = [
     "COMPARED_TABLES",
     "COMPARISON_FILES",
@@ -165,6 +189,8 @@ __all__ = [
     "EXTENSION_FILES",
     "GAMMA_LABEL",
     "GAMMA_LABEL_MAX",
+    "SIGNIFICANCE_SCOPES",
+    "SIGNIFICANCE_TABLES",
     "authors_runs_comparison",
     "compared_table",
     "comparison",
@@ -178,6 +204,8 @@ __all__ = [
     "report_table",
     "runs",
     "scores",
+    "significance",
+    "significance_figure",
     "splits",
     "table",
     "table_gamma",

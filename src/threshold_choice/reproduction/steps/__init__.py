@@ -1,7 +1,7 @@
 """The steps of the reproduction workflow, one function per Snakemake rule, by concern:
 :mod:`.prepare`, :mod:`.score` (the only one in the score cache's key), :mod:`.weka`,
-:mod:`.evaluate` and :mod:`.report`; :mod:`._io` holds what they share (logs, one-line
-errors, atomic writers).
+:mod:`.evaluate`, :mod:`.report` and :mod:`.significance`; :mod:`._io` holds what they share
+(logs, one-line errors, atomic writers).
 
 The Snakemake scripts in ``workflow/scripts/`` only unpack ``snakemake.input/output/params``
 and call these functions, so every step can also be run and tested without Snakemake.
@@ -42,6 +42,7 @@ from threshold_choice.reproduction.steps.report import (
     step_tables,
 )
 from threshold_choice.reproduction.steps.score import read_splits, step_score
+from threshold_choice.reproduction.steps.significance import step_significance
 from threshold_choice.reproduction.steps.weka import (
     retry_authors_weka,
     step_authors_weka,
@@ -70,6 +71,7 @@ __all__ = [
     "step_prepare_and_split",
     "step_report_page",
     "step_score",
+    "step_significance",
     "step_splits",
     "step_stale_outputs",
     "step_table5",
