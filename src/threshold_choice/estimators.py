@@ -243,12 +243,13 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         own training data, as in the paper. The classifier is fitted on all of ``X``
         either way.
     fixed_threshold : float or None, default=None
-        Score-fixed's threshold, used whatever the cost proportion; ``None``: 1/2, the mean
-        of the uniform belief about ``c`` (scikit-learn's ``FixedThresholdClassifier`` does
+        Score-fixed's threshold, used whatever the cost proportion; ``None``: the mean of
+        the belief about ``c`` (:meth:`belief`; 1/2 for the uniform) (scikit-learn's ``FixedThresholdClassifier`` does
         the same for a given threshold; this one is evaluated as the other methods are).
     fixed_rate : float or None, default=None
         Rate-fixed's predicted-0 rate (the nearest the reference scores attain), used
-        whatever the cost proportion; ``None``: 1/2.
+        whatever the cost proportion; ``None``: the mean of the belief (1/2 for the
+        uniform).
 
     Attributes
     ----------
@@ -330,8 +331,27 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         for name in ("fixed_threshold", "fixed_rate"):
             if getattr(self, name) is not None:
                 check_unit(name, getattr(self, name))
-        return SelectionOptions(gamma=parse_gamma(self.gamma),
+        return SelectionOptions(gamma=parse_gamma(self.gamma), distribution=self.belief(),
                                 fixed_threshold=self.fixed_threshold, fixed_rate=self.fixed_rate)
+
+    def belief(self) -> CostDistribution:
+        """The belief about ``c`` of the ``cost_proportion`` parameter: itself when it is a
+        :class:`~threshold_choice.cost_distributions.CostDistribution`, the ``belief`` of
+        :class:`~threshold_choice.costs.Costs` that carry one, else the uniform (the
+        paper's). The aware methods' posterior mean and the fixed methods' default
+        threshold and rate (its mean) take it.
+
+        Returns
+        -------
+        CostDistribution
+            The belief.
+        """
+        c = self.cost_proportion
+        if isinstance(c, CostDistribution):
+            return c
+        if isinstance(c, Costs) and c.belief is not None:
+            return c.belief
+        return CostDistribution()
 
     def fit(self, X: Any, y: ArrayLike, **fit_params: Any) -> ThresholdChoiceClassifier:
         """Fit the classifier and keep the reference scores the method needs.
@@ -461,7 +481,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         # e.g. train-optimal on the training lines is test-optimal's choice among them
         spec = method_spec(self.method)
         return make_selection(spec.selection_for_predict, self.train_lines_,
-                              gamma=parse_gamma(self.gamma))
+                              gamma=parse_gamma(self.gamma), distribution=self.belief())
 
     def threshold(self, cost_proportion: ArrayLike | Costs | None = None) -> NDArray[np.float64]:
         """Return the threshold the method sets for each presumed cost proportion.
