@@ -244,8 +244,9 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         either way.
     fixed_threshold : float or None, default=None
         Score-fixed's threshold, used whatever the cost proportion; ``None``: the mean of
-        the belief about ``c`` (:meth:`belief`; 1/2 for the uniform) (scikit-learn's ``FixedThresholdClassifier`` does
-        the same for a given threshold; this one is evaluated as the other methods are).
+        the belief about ``c`` (:meth:`belief`; 1/2 for the uniform). scikit-learn's
+        ``FixedThresholdClassifier`` does the same for a given threshold; this one is
+        evaluated as the other methods are.
     fixed_rate : float or None, default=None
         Rate-fixed's predicted-0 rate (the nearest the reference scores attain), used
         whatever the cost proportion; ``None``: the mean of the belief (1/2 for the

@@ -2,10 +2,11 @@
 
 Labels in {0, 1}, or any two labels with ``pos_label=`` naming class 1, as scikit-learn's
 metrics take them: ``f(y_true, y_score, pos_label=...)``; scores estimate P(class 1).
-:func:`auc` and :func:`h_measure` also take :class:`~threshold_choice.costlines.CostLines`. Calibration and refinement loss use bins of
-equal score: ``CL = sum_b n_b (s_b - ybar_b)^2 / n`` and ``RL = sum_b n_b ybar_b (1 - ybar_b) / n``
-so that ``BS = CL + RL`` exactly. ``RL_conv`` is the refinement loss after convexification
-(PAV calibration with tied scores pooled), which equals the test-optimal expected loss at
+:func:`auc` and :func:`h_measure` also take :class:`~threshold_choice.costlines.CostLines`.
+Calibration and refinement loss use bins of equal score:
+``CL = sum_b n_b (s_b - ybar_b)^2 / n`` and ``RL = sum_b n_b ybar_b (1 - ybar_b) / n`` so that
+``BS = CL + RL`` exactly. ``RL_conv`` is the refinement loss after convexification (PAV
+calibration with tied scores pooled), which equals the test-optimal expected loss at
 ``gamma = inf``.
 
 Beyond the paper's columns, :func:`compute_metrics` also gives Hand's H-measure (``H``, with

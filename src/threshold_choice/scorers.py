@@ -54,6 +54,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics import make_scorer
 from sklearn.metrics._scorer import _Scorer  # its _score, to set the classifier's pos_label
 
+from threshold_choice.costlines import CostLines
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
@@ -63,7 +64,6 @@ from threshold_choice.estimators import (
     needs_probabilities,
     response_scores,
 )
-from threshold_choice.costlines import CostLines
 from threshold_choice.evaluation import (
     LossSettings,
     as_loss_settings,

@@ -53,7 +53,7 @@ def test_a_grid_search_with_named_labels_and_no_positive_class_is_refused(credit
     X, y = credit
     search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, scoring=scorer, cv=3,
                           error_score="raise")
-    with pytest.raises(UserError, match="give pos_label=.*'good', the last sorted"):
+    with pytest.raises(UserError, match=r"give pos_label=.*'good', the last sorted"):
         search.fit(X, y)
 
 

@@ -62,7 +62,8 @@ def test_bootstrap_from_the_package_is_callable_as_the_function_whatever_was_imp
         "y, s = [0, 1, 0, 1, 1, 0], [0.2, 0.7, 0.4, 0.9, 0.3, 0.1]\n"
         "kw = dict(methods='score-driven', gammas=math.inf, metrics=[], n_boot=20)\n"
         "a, b = bootstrap(y, s, **kw), function(y, s, **kw)\n"
-        "print(bootstrap is module, isinstance(a, Bootstrap), (a.replicates == b.replicates).all(),\n"
+        "same = (a.replicates == b.replicates).all()\n"
+        "print(bootstrap is module, isinstance(a, Bootstrap), same,\n"
         "      'bootstrap' in dir(__import__('threshold_choice')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
