@@ -459,6 +459,13 @@ def _engine_losses(
     return out
 
 
+def _already_binary(y: ArrayLike, pos_label: Any) -> bool:
+    """Whether ``y`` is 0/1 labels that ``pos_label`` is not one of (a classifier's
+    ``train_labels_`` beside named test labels)."""
+    values = set(np.unique(np.asarray(y)).tolist())
+    return values <= {0, 1} and pos_label not in (0, 1)
+
+
 def bootstrap(
     test_y: ArrayLike,
     test_s: ArrayLike,
@@ -488,7 +495,9 @@ def bootstrap(
     test_s : array-like of shape (n,)
         The test scores, estimates of P(class 1).
     train_y : array-like of shape (n_train,), default=None
-        The training labels, for train-optimal.
+        The training labels, for train-optimal: as ``test_y``, or 0/1 (1 = ``pos_label``,
+        as a :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s
+        ``train_labels_``).
     train_s : array-like of shape (n_train,), default=None
         The model's scores on its training data.
     methods : str or sequence of str, default=PAPER_METHODS
@@ -545,7 +554,7 @@ def bootstrap(
         settings = with_belief(as_loss_settings(settings), costs, "bootstrap")
     if pos_label is not None:
         test_y = binary_labels(test_y, pos_label, "test_y")
-        if train_y is not None:
+        if train_y is not None and not _already_binary(train_y, pos_label):
             train_y = binary_labels(train_y, pos_label, "train_y")
     settings = as_loss_settings(settings)
     n_boot = check_n_boot(n_boot)

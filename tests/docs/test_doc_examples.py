@@ -50,6 +50,28 @@ def test_the_scikit_learn_page_runs_as_written_with_named_labels(tmp_path, monke
         assert len(scores[name]) == 5 and np.all(scores[name] <= 0), name  # negated losses
     for start in ("CertaintyDisplay.from_estimator(", "DecisionCurveDisplay.from_estimator("):
         assert page.value_of(start).figure_ is not None, start
+    _check_the_practitioners_path(page)
+
+
+def _check_the_practitioners_path(page: Page) -> None:
+    """The page's first block: the method cross-validation picks is the one the held-out
+    CertaintyDisplay ranks first at the same belief and certainty; its cost in EUR."""
+    ns = page.namespace
+    costs, search, gamma = ns["costs"], ns["search"], ns["gamma"]
+    assert costs.belief.support == pytest.approx((1 / 11, 1 / 4))
+    assert costs.false_positive == 100 and costs.pos_label == "bad"
+    chosen = page.value_of("search.best_params_")["method"]
+    # what the comments say: score-fixed, at the belief's mean
+    assert chosen == "score-fixed"
+    assert page.value_of("clf.threshold()") == pytest.approx(costs.belief.mean)
+    assert page.value_of('at_gamma.sort_values("expected_loss")') == chosen
+    # the interval is in EUR per applicant: the paper's loss times (FP + FN) / 2
+    interval = page.value_of("boot.intervals()").iloc[0]
+    display = ns["display"].losses
+    loss = display[(display["gamma"] == gamma) & (display["method"] == chosen)]
+    assert interval["expected_cost"] == pytest.approx(
+        loss["expected_loss"].iloc[0] * costs.scale, rel=1e-9)
+    assert interval["cost_lower"] < interval["expected_cost"] < interval["cost_upper"]
 
 
 def test_the_cost_distributions_page_runs_as_written_and_its_decompositions_add_up(
