@@ -24,7 +24,8 @@ def _run(relative: str, folder) -> Page:
 
 def test_the_library_page_runs_as_written_and_gives_the_metrics_it_lists(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    ns = _run("docs/library.md", tmp_path).namespace
+    page = _run("docs/library.md", tmp_path)
+    ns = page.namespace
     losses, metrics, test_y, test_s = ns["losses"], ns["metrics"], ns["test_y"], ns["test_s"]
     assert set(test_y) == {0, 1}
     assert len(losses) == 4 * 7 and set(losses["method"]) == {
@@ -32,6 +33,11 @@ def test_the_library_page_runs_as_written_and_gives_the_metrics_it_lists(tmp_pat
     assert {"AUC", "BS", "MAE", "CL", "RL", "RL_conv", "LogLoss", "pi0", "pi1"} <= set(metrics)
     assert metrics["AUC"] == pytest.approx(roc_auc_score(test_y, test_s), abs=1e-12)
     assert metrics["pi1"] == pytest.approx(np.mean(test_y == 1))
+    from threshold_choice import h_measure
+
+    assert page.value_of("h_measure(") == h_measure(1 - test_y, 1 - test_s)
+    interval = page.value_of("boot.intervals()").iloc[0]
+    assert interval["cost_lower"] <= interval["expected_cost"] <= interval["cost_upper"]
 
 
 def test_the_scikit_learn_page_runs_as_written_with_named_labels(tmp_path, monkeypatch):
