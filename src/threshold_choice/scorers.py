@@ -604,7 +604,8 @@ def make_metric_scorer(
     ))
 
 
-def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -> Any:
+def make_cost_scorer(cost_proportion: float | Costs | None = None, *,
+                     costs: Costs | None = None, pos_label: Any = None) -> Any:
     """Make a scikit-learn scorer of the loss of predicted labels at a known cost.
 
     The loss of the labels the estimator predicts, ``Q = 2 (c #FP + (1 - c) #FN) / n``
@@ -615,9 +616,12 @@ def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -
 
     Parameters
     ----------
-    cost_proportion : float or Costs
+    cost_proportion : float or Costs, default=None
         The cost proportion ``c`` of an error on class 0, in [0, 1], or the costs in the
         user's units.
+    costs : Costs or None, default=None
+        The costs in the user's units, under the name every other function gives them
+        (instead of ``cost_proportion``).
     pos_label : object, default=None
         The positive class (class 1); ``None``: the costs' if they name one, else a scored
         ``ThresholdChoiceClassifier``'s; labels other than 0/1 without any are refused.
@@ -645,9 +649,16 @@ def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -
     >>> model = LogisticRegression().fit(X[:100], y[:100])
     >>> round(make_cost_scorer(0.2)(model, X[100:], y[100:]), 3)  # 2 (0.2 #FP + 0.8 #FN) / n
     -0.056
-    >>> round(make_cost_scorer(Costs(1, 4))(model, X[100:], y[100:]), 3)  # in units
+    >>> round(make_cost_scorer(costs=Costs(1, 4))(model, X[100:], y[100:]), 3)  # in units
     -0.14
     """
+    if (cost_proportion is None) == (costs is None):
+        raise UserError("give the cost proportion or costs=Costs(...), one of them")
+    if costs is not None:
+        if not isinstance(costs, Costs):
+            raise UserError(f"costs must be a threshold_choice.Costs (a cost proportion goes "
+                            f"in cost_proportion), got {type(costs).__name__}")
+        cost_proportion = costs
     if isinstance(cost_proportion, Costs):
         pos_label = cost_proportion.check_pos_label(pos_label, "the scorer")
         kwargs: dict[str, Any] = {"cost_proportion": cost_proportion}

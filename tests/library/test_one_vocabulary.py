@@ -199,3 +199,23 @@ def test_the_metrics_take_labels_scores_and_a_positive_class_as_scikit_learns(cr
     assert compute_metrics(y[300:], s, pos_label="bad") == compute_metrics(y01, s)
     with pytest.raises(UserError, match="pos_label"):
         h_measure(y[300:], s)
+
+
+def test_every_scorer_takes_the_costs_under_the_name_costs(credit):
+    X, y = credit
+    model = LogisticRegression().fit(X[:300], y[:300])
+    costs = Costs.from_ratio_range(3, 10, pos_label="bad", units="EUR")
+    assert make_cost_scorer(costs=costs)(model, X[300:], y[300:]) == make_cost_scorer(costs)(
+        model, X[300:], y[300:])
+    # the expected-loss scorer averages over the costs' belief, in their units
+    score = make_expected_loss_scorer("score-driven", gamma=4, costs=costs)(
+        model, X[300:], y[300:])
+    bad = list(model.classes_).index("bad")
+    loss = expected_losses(y[300:], model.predict_proba(X[300:])[:, bad], pos_label="bad",
+                           methods="score-driven", gammas=4,
+                           settings={"cost_distribution": costs.belief})["expected_loss"]
+    assert score == pytest.approx(-loss.iloc[0] * costs.scale, rel=1e-12)
+    with pytest.raises(UserError, match="give one belief"):
+        make_expected_loss_scorer("score-driven", costs=costs, cost_distribution="beta:2,2")
+    with pytest.raises(UserError, match="one of them"):
+        make_cost_scorer(0.2, costs=costs)
