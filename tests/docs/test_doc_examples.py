@@ -78,6 +78,10 @@ def _check_the_practitioners_path(page: Page) -> None:
     assert interval["expected_cost"] == pytest.approx(
         loss["expected_loss"].iloc[0] * costs.scale, rel=1e-9)
     assert interval["cost_lower"] < interval["expected_cost"] < interval["cost_upper"]
+    # following c_hat (score-driven) pays only far above the certainty of the example
+    switches = ns["display"].switches
+    assert len(switches) == 1 and switches["gamma"].iloc[0] > 10 * gamma
+    assert switches["after"].iloc[0] == chosen
 
 
 def test_the_cost_distributions_page_runs_as_written_and_its_decompositions_add_up(
