@@ -113,3 +113,18 @@ def test_importing_the_datasets_without_the_workflow_extra_names_the_extra():
     assert proc.returncode != 0
     assert ("threshold_choice.datasets needs pyarrow" in proc.stderr
             and "pip install 'threshold-choice[workflow]'" in proc.stderr)
+
+
+def test_plot_passes_the_costs_to_a_display_that_marks_them(named, tmp_path, capsys):
+    from threshold_choice.plotting import ThresholdChoiceDisplay
+
+    if not hasattr(ThresholdChoiceDisplay, "COSTS_MARKED"):
+        pytest.skip("the Displays of this tree take no Costs (they come with issue 40's "
+                    "plotting half)")
+    path, _, _ = named
+    out = tmp_path / "r.png"
+    assert main(["plot", "roc", "--test", str(path), "--pos-label", "bad", "--costs", "1,5",
+                 "--cost", "0.3", "--out", str(out)]) == 0
+    series = set(pd.read_csv(out.with_suffix(".csv")).query("kind == 'roc_optimal'")["series"])
+    assert {s.split()[0] for s in series} == {"c=0.166667", "c=0.3"}  # the costs' c = 1/6
+    capsys.readouterr()

@@ -22,6 +22,7 @@ themselves (``--cost-distribution``, repeatable, and ``--cost-ratio``'s), withou
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -160,7 +161,8 @@ def _marked_costs(args: argparse.Namespace, costs: object) -> dict:
         kwargs["cost_proportions" if takes_costs else "costs"] = args.cost
     marked = getattr(display_class(args.kind), "COSTS_MARKED", None)
     if costs is not None and takes_costs and marked is not None:
-        kwargs["costs"] = costs
+        # the files' labels are read as 0/1 already (--pos-label the 1): the costs name none
+        kwargs["costs"] = dataclasses.replace(costs, pos_label=None)
     return kwargs
 
 
