@@ -67,6 +67,7 @@ def _check_the_practitioners_path(page: Page) -> None:
     assert costs.belief.support == pytest.approx((1 / 11, 1 / 4))
     assert costs.false_positive == 100 and costs.pos_label == "bad"
     chosen = page.value_of("search.best_params_")["method"]
+    assert search.best_estimator_.method == chosen
     # what the comments say: score-fixed, at the belief's mean
     assert chosen == "score-fixed"
     assert page.value_of("clf.threshold()") == pytest.approx(costs.belief.mean)
