@@ -213,12 +213,14 @@ class Bootstrap:
     def difference(self, method_a: str, method_b: str, confidence: float = 0.95) -> pd.DataFrame:
         """Paired difference ``loss(method_a) - loss(method_b)`` per gamma on the same
         replicates: ``gamma, difference, lower, upper, share_a_lower`` (the share of
-        replicates where ``method_a`` has the lower loss)."""
+        replicates where ``method_a`` has the lower loss); with costs also
+        ``cost_difference, cost_lower, cost_upper`` in their units."""
         a, b = self._method_index(method_a), self._method_index(method_b)
-        return _difference_frame(
+        frame = _difference_frame(
             self.gammas, self.estimate[a] - self.estimate[b],
             self.replicates[:, a] - self.replicates[:, b], confidence,
         )
+        return _with_costs(frame, self.costs)
 
     def _method_index(self, method: str) -> int:
         if method not in self.methods:
@@ -356,11 +358,19 @@ def paired_difference(
         a.metric_replicates[:, ka] - b.metric_replicates[:, kb], confidence,
     ).rename(columns={"gamma": "metric"})
     losses = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    if a.costs is not None and a.costs == b.costs and parts:
+    if a.costs == b.costs and parts:
+        losses = _with_costs(losses, a.costs)
+    return PairedDifference(losses, mframe)
+
+
+def _with_costs(frame: pd.DataFrame, costs: Costs | None) -> pd.DataFrame:
+    """A frame of differences with ``cost_difference, cost_lower, cost_upper`` in the units
+    of ``costs`` (unchanged without)."""
+    if costs is not None:
         for name, col in (("cost_difference", "difference"), ("cost_lower", "lower"),
                           ("cost_upper", "upper")):
-            losses[name] = a.costs.in_units(losses[col])
-    return PairedDifference(losses, mframe)
+            frame[name] = costs.in_units(frame[col])
+    return frame
 
 
 # -- evaluation of the replicates --------------------------------------------------------------

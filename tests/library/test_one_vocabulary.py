@@ -28,6 +28,7 @@ from threshold_choice import (
     make_expected_loss_scorer,
     make_metric_scorer,
     make_threshold_choice_scorer,
+    paired_difference,
     parse_cost_distribution,
 )
 from threshold_choice.errors import UserError
@@ -184,6 +185,14 @@ def test_the_bootstrap_takes_named_labels_and_gives_costs_in_their_units(credit)
         assert frame[cost].iloc[0] == pytest.approx(frame[loss_col].iloc[0] * costs.scale)
     with pytest.raises(UserError, match="costs call 'bad' positive"):
         bootstrap(y[300:], s, costs=costs, pos_label="good", **kw)
+    # differences in units: between two methods, and between two models on the same resamples
+    two = {**kw, "methods": ["score-driven", "score-fixed"]}
+    boot = bootstrap(y[300:], s, costs=costs, **two)
+    diff = boot.difference("score-driven", "score-fixed")
+    assert np.allclose(diff["cost_difference"], diff["difference"] * costs.scale)
+    other = bootstrap(y[300:], np.clip(s + 0.05, 0, 1), costs=costs, **two)
+    losses, _ = paired_difference(boot, other)
+    assert np.allclose(losses["cost_lower"], losses["lower"] * costs.scale)
 
 
 def test_the_metrics_take_labels_scores_and_a_positive_class_as_scikit_learns(credit):

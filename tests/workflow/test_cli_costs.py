@@ -73,6 +73,11 @@ def test_plot_refuses_a_belief_where_none_is_averaged_and_two_sources_of_costs(n
     assert "applies to plot kind(s) cost-curves" in capsys.readouterr().err
     assert main(["plot", "cost-curves", *base, "--costs", "1,5", "--cost-ratio", "3,10"]) == 2
     assert "not both" in capsys.readouterr().err
+    assert main(["loss", "--test", str(path), "--pos-label", "bad", "--cost-ratio", "3,10",
+                 "--cost-distribution", "beta:2,8"]) == 2
+    assert "--cost-ratio is a belief about c already" in capsys.readouterr().err
+    assert main(["loss", "--test", str(path), "--pos-label", "bad", "--cost-ratio", "10,3"]) == 2
+    assert "0 < low < high" in capsys.readouterr().err
 
 
 def test_plot_cost_weights_draws_each_belief_given_without_scores(tmp_path, capsys):
