@@ -129,7 +129,7 @@ def test_plot_passes_the_costs_to_a_display_that_marks_them(named, tmp_path, cap
     path, _, _ = named
     out = tmp_path / "r.png"
     assert main(["plot", "roc", "--test", str(path), "--pos-label", "bad", "--costs", "1,5",
-                 "--cost", "0.3", "--out", str(out)]) == 0
+                 "--cost-proportion", "0.3", "--out", str(out)]) == 0
     series = set(pd.read_csv(out.with_suffix(".csv")).query("kind == 'roc_optimal'")["series"])
     assert {s.split()[0] for s in series} == {"c=0.166667", "c=0.3"}  # the costs' c = 1/6
     capsys.readouterr()

@@ -83,7 +83,7 @@ _KIND_OPTIONS: dict[str, tuple[str, ...]] = {
     "average": ("decision-curve",),
     "inclusive": ("decision-curve",),
     "scale": ("decision-curve", "cost-weights"),
-    "cost": ("froc", "roc"),
+    "cost": ("froc", "roc"),  # --cost-proportion, or --cost
     "f_isometric": ("froc",),
     "cost_range": ("log-odds-regret",),
 }
@@ -120,7 +120,9 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
         raise UserError(f"--cost-distribution (or --cost-ratio's belief) applies to plot "
                         f"kind(s) {', '.join(BELIEF_KINDS)}, not {args.kind}")
     kwargs: dict = _marked_costs(args, costs)
-    if args.kind in ("froc", "roc"):
+    if args.kind == "froc":
+        return {**kwargs, "f_isometrics": args.f_isometric}
+    if args.kind == "roc":
         return kwargs
     if args.kind == "log-odds-regret":
         if args.cost_range is not None:
@@ -334,9 +336,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "area between the prevalence and the curve on each --average range is "
                         "half the bounded Brier score or the bounded log loss; cost-weights: "
                         "log-odds (default) or cost")
-    parser.add_argument("--cost", type=float, action="append", metavar="C",
+    parser.add_argument("--cost-proportion", "--cost", dest="cost", type=float,
+                        action="append", metavar="C",
                         help="froc, roc: mark the F-optimal (froc) or least-loss (roc) point at "
-                        "cost proportion C (repeatable)")
+                        "cost proportion C (repeatable; the Displays' cost_proportions; --cost "
+                        "is the older name)")
     parser.add_argument("--f-isometric", type=float, action="append", metavar="F",
                         help="froc: draw the isometric of F-measure F (repeatable; default: "
                         "the best F1)")
