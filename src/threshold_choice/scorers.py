@@ -76,7 +76,6 @@ from threshold_choice.methods import (
     METHODS,
     NEEDS_TRAIN,
     make_selection,
-    method_spec,
 )
 from threshold_choice.metrics import METRICS, compute_metrics
 from threshold_choice.uncertainty import parse_gamma
@@ -406,13 +405,13 @@ class ThresholdChoiceScorer:
         settings = self.settings
         if not self.explicit_belief:
             settings = replace(settings, cost_distribution=clf.belief())
-        spec = method_spec(clf.method)
-        if spec.fixed_input is not None:  # the classifier's threshold or rate, not the belief's
-            options = clf._options()
-            settings = replace(settings, fixed_threshold=spec.fixed_input(options)
-                               if clf.method == "score-fixed" else settings.fixed_threshold,
-                               fixed_rate=spec.fixed_input(options)
-                               if clf.method == "rate-fixed" else settings.fixed_rate)
+        # the fixed methods' threshold and rate: the classifier's (by default its belief's
+        # mean), not the evaluated belief's
+        mean = clf.belief().mean
+        settings = replace(
+            settings,
+            fixed_threshold=mean if clf.fixed_threshold is None else clf.fixed_threshold,
+            fixed_rate=mean if clf.fixed_rate is None else clf.fixed_rate)
         return assumed, evaluated, settings
 
     def __call__(self, estimator: Any, X: Any, y_true: ArrayLike) -> float:

@@ -228,3 +228,18 @@ def test_every_scorer_takes_the_costs_under_the_name_costs(credit):
         make_expected_loss_scorer("score-driven", costs=costs, cost_distribution="beta:2,2")
     with pytest.raises(UserError, match="one of them"):
         make_cost_scorer(0.2, costs=costs)
+
+
+@pytest.mark.parametrize("method, option", [("score-fixed", "fixed_threshold"),
+                                            ("rate-fixed", "fixed_rate")])
+def test_the_scorer_takes_the_classifiers_own_fixed_threshold_or_rate(credit, method, option):
+    X, y = credit
+    clf = ThresholdChoiceClassifier(LogisticRegression(), method=method, pos_label="bad",
+                                    cv=None, **{option: 0.3}).fit(X[:300], y[:300])
+    score = make_threshold_choice_scorer(gamma=4, cost_distribution="beta:2,8")(
+        clf, X[300:], y[300:])
+    bad = list(clf.classes_).index("bad")
+    by_hand = expected_losses(
+        y[300:] == "bad", clf.predict_proba(X[300:])[:, bad], methods=method, gammas=4,
+        settings={"cost_distribution": "beta:2,8", option: 0.3})["expected_loss"].iloc[0]
+    assert score == pytest.approx(-by_hand, rel=1e-12)
