@@ -2,8 +2,11 @@
 
 Conventions used throughout the package
 ---------------------------------------
-* Labels are in {0, 1}; class 1 is the class whose probability the score estimates
-  (in the paper's experiments: the majority class of the dataset).
+* Labels are in {0, 1}, or any two labels with ``pos_label=`` naming class 1 (the
+  *positive* class, whose probability the score estimates; labels other than 0/1 without
+  it are refused, never read as scikit-learn's ``classes_[1]``). In the paper's
+  experiments class 1 is the majority class of the dataset; a library user's positive
+  class is whichever they name, a minority one as often as not.
 * A threshold ``t`` predicts class 1 iff ``score > t`` (strict) and class 0 otherwise.
 * ``c`` is the cost proportion (cost of misclassifying a class-0 example, normalised so
   that the two costs sum to b = 2). The loss of threshold ``t`` at ``c`` is
@@ -27,9 +30,10 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   (``cost_distributions``);
 * expected loss: :class:`LossSettings`, :func:`expected_losses` (``evaluation``),
   :func:`expected_cost_curve` and :func:`segment_contributions` (each cost line's share,
-  Theorem 1; ``expected_loss``), :func:`paired_difference` (``bootstrap``).
-  The functions ``expected_loss`` and ``bootstrap`` share their module's name, which Python
-  binds to the package once the module is imported: import them from their modules;
+  Theorem 1; ``expected_loss``), :func:`bootstrap` and :func:`paired_difference`
+  (``bootstrap``: ``from threshold_choice import bootstrap`` gives the module, callable as
+  the function). The function ``expected_loss`` shares its module's name, which Python
+  binds to the package once the module is imported: import it from its module;
 * metrics: :func:`auc`, :func:`compute_metrics`, :func:`h_measure`,
   :func:`bounded_brier_score`, :func:`bounded_log_loss`, :func:`shifted_brier_score`, the
   top-K metrics :func:`precision_at_k`, :func:`recall_at_k`, :func:`average_precision`
@@ -44,9 +48,11 @@ lives. They load on first use, so ``import threshold_choice`` stays cheap.
   :func:`pav_calibrated` (``score_transforms``); class-prior contexts
   :func:`adjust_posterior`, :func:`prior_change_cost`, :func:`skew_density` (``priors``);
 * scikit-learn: :class:`ThresholdChoiceClassifier` (``estimators``), the scorer factories
-  (``scorers``) and the ``*Display`` plots (``plotting``);
-* costs in the user's terms: :class:`Costs` (``costs``: a cost matrix or the costs of the
-  two errors, with the positive class named, give ``c`` and losses in their units);
+  (``scorers``; :func:`make_threshold_choice_scorer` scores a classifier's own method, for
+  choosing it by cross-validation) and the ``*Display`` plots (``plotting``);
+* costs in the user's terms: :class:`Costs` (``costs``: a cost matrix, the costs of the
+  two errors or a range of their ratio, with the positive class named, give ``c``, a
+  belief about it and losses in their units); every function's ``costs=`` takes one;
 * :class:`UserError` (``errors``): every error a caller can fix.
 
 The reproduction of the paper (datasets, splits, models, workflow steps, tables, figures,
@@ -55,6 +61,8 @@ comparison) lives in the subpackages ``datasets``, ``splits``, ``models`` and
 """
 
 from __future__ import annotations
+
+import importlib
 
 from threshold_choice._lazy import lazy_exports
 
@@ -109,6 +117,7 @@ _EXPORTS: dict[str, str] = {
     "make_expected_loss_scorer": "scorers",
     "make_metric_scorer": "scorers",
     "make_cost_scorer": "scorers",
+    "make_threshold_choice_scorer": "scorers",
     "CostCurveDisplay": "plotting",
     "BrierCurveDisplay": "plotting",
     "CertaintyDisplay": "plotting",
@@ -131,6 +140,20 @@ _EXPORTS: dict[str, str] = {
     "Costs": "costs",
 }
 
-__all__ = sorted(_EXPORTS)
+#: public names that are modules callable as their function (the module's name is the
+#: function's, and Python binds a submodule to the package once imported)
+_CALLABLE_MODULES: frozenset[str] = frozenset({"bootstrap"})
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted([*_EXPORTS, *_CALLABLE_MODULES])
+
+_lazy_getattr, _lazy_dir = lazy_exports(__name__, _EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    if name in _CALLABLE_MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    return _lazy_getattr(name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*_lazy_dir(), *_CALLABLE_MODULES})

@@ -24,23 +24,36 @@ gamma) the moment table of the engine is evaluated once at the method's break po
 replicates are a matrix product with their cost-line heights. The other methods (test-optimal,
 rate-driven and their variants), other estimators and settings the fast path does not know
 run the engine on each replicate.
+
+Names. ``from threshold_choice import bootstrap`` gives this module, which Python binds to
+the package's attribute of that name once it is imported; the module is callable, so
+``bootstrap(y, s, ...)`` calls the function :func:`bootstrap` either way, and
+``threshold_choice.bootstrap.Bootstrap`` and the other names stay reachable.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
+import types
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice._typing import FloatArray
-from threshold_choice.costlines import CostLines, validate_scores
+from threshold_choice.costlines import CostLines, binary_labels, validate_scores
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, as_loss_settings, expected_losses
+from threshold_choice.evaluation import (
+    LossSettings,
+    as_loss_settings,
+    expected_losses,
+    with_belief,
+)
 from threshold_choice.expected_loss import (
     _segment_edges,
     expected_loss,
@@ -148,6 +161,9 @@ class Bootstrap:
     key:
         Identifies the resamples (labels, ``n_boot``, seed, stratification); equal keys mean
         the same resamples, as :func:`paired_difference` requires.
+    costs:
+        The costs given to :func:`bootstrap`, or ``None``: with them :meth:`intervals` adds
+        the expected cost and its interval in their units.
     """
 
     methods: tuple[str, ...]
@@ -158,6 +174,7 @@ class Bootstrap:
     metric_estimate: FloatArray
     metric_replicates: FloatArray
     key: str
+    costs: Costs | None = None
 
     @property
     def n_boot(self) -> int:
@@ -165,11 +182,12 @@ class Bootstrap:
 
     def intervals(self, confidence: float = 0.95) -> pd.DataFrame:
         """``method, gamma, expected_loss, lower, upper``: the estimate and the percentile
-        interval of each (method, gamma)."""
+        interval of each (method, gamma); with costs also ``expected_cost, cost_lower,
+        cost_upper``, the same in their units per example."""
         lo, hi = percentile_bounds(self.replicates, confidence)
         m, g = np.meshgrid(np.arange(len(self.methods)), np.arange(len(self.gammas)),
                            indexing="ij")
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "method": np.asarray(self.methods, dtype=object)[m.ravel()],
                 "gamma": np.asarray(self.gammas)[g.ravel()],
@@ -178,6 +196,11 @@ class Bootstrap:
                 "upper": hi.ravel(),
             }
         )
+        if self.costs is not None:
+            for name, col in (("expected_cost", "expected_loss"), ("cost_lower", "lower"),
+                              ("cost_upper", "upper")):
+                frame[name] = self.costs.in_units(frame[col])
+        return frame
 
     def metric_intervals(self, confidence: float = 0.95) -> pd.DataFrame:
         """``metric, value, lower, upper``."""
@@ -190,12 +213,14 @@ class Bootstrap:
     def difference(self, method_a: str, method_b: str, confidence: float = 0.95) -> pd.DataFrame:
         """Paired difference ``loss(method_a) - loss(method_b)`` per gamma on the same
         replicates: ``gamma, difference, lower, upper, share_a_lower`` (the share of
-        replicates where ``method_a`` has the lower loss)."""
+        replicates where ``method_a`` has the lower loss); with costs also
+        ``cost_difference, cost_lower, cost_upper`` in their units."""
         a, b = self._method_index(method_a), self._method_index(method_b)
-        return _difference_frame(
+        frame = _difference_frame(
             self.gammas, self.estimate[a] - self.estimate[b],
             self.replicates[:, a] - self.replicates[:, b], confidence,
         )
+        return _with_costs(frame, self.costs)
 
     def _method_index(self, method: str) -> int:
         if method not in self.methods:
@@ -227,9 +252,28 @@ def _difference_frame(
     )
 
 
+class PairedDifference(NamedTuple):
+    """The result of :func:`paired_difference`: two frames, unpacked as a pair
+    (``losses, metrics = paired_difference(a, b)``) or read by name.
+
+    Attributes
+    ----------
+    losses : pandas.DataFrame
+        ``method, gamma, difference, lower, upper, share_a_lower`` for the methods and gammas
+        both bootstraps have (``share_a_lower``: the share of replicates where ``a`` has the
+        lower loss; with costs on both, ``cost_difference, cost_lower, cost_upper`` in their
+        units too); empty when they share no method.
+    metrics : pandas.DataFrame
+        ``metric, difference, lower, upper, share_a_lower`` for the metrics both have.
+    """
+
+    losses: pd.DataFrame
+    metrics: pd.DataFrame
+
+
 def paired_difference(
     a: Bootstrap, b: Bootstrap, confidence: float = 0.95
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+) -> PairedDifference:
     """Compare two models bootstrapped on the same test set with the same resamples.
 
     Paired differences ``a - b``: each replicate resamples the same test examples for both
@@ -248,13 +292,14 @@ def paired_difference(
 
     Returns
     -------
-    losses : pandas.DataFrame
-        ``method, gamma, difference, lower, upper, share_a_lower`` for the methods and
-        gammas both have (``share_a_lower``: the share of replicates where ``a`` has the
-        lower loss); empty when they share no method.
-    metrics : pandas.DataFrame
-        ``metric, difference, lower, upper, share_a_lower`` for the metrics both have
-        (``share_a_lower``: the share of replicates where ``a``'s value is lower).
+    PairedDifference
+        A named pair ``(losses, metrics)``: ``losses`` has ``method, gamma, difference,
+        lower, upper, share_a_lower`` for the methods and gammas both have
+        (``share_a_lower``: the share of replicates where ``a`` has the lower loss; with the
+        same costs on both, ``cost_difference, cost_lower, cost_upper`` in their units);
+        empty when they share no method. ``metrics`` has ``metric, difference, lower,
+        upper, share_a_lower`` for the metrics both have (``share_a_lower``: the share of
+        replicates where ``a``'s value is lower).
 
     Raises
     ------
@@ -277,8 +322,9 @@ def paired_difference(
     >>> second = [0.3, 0.2, 0.6, 0.5, 0.4, 0.9, 0.45, 0.7, 0.35, 0.8]
     >>> options = dict(methods=["score-driven"], gammas=[math.inf], metrics=["AUC"],
     ...                n_boot=200, seed=0)
-    >>> losses, metrics = paired_difference(bootstrap(y, first, **options),
-    ...                                     bootstrap(y, second, **options))
+    >>> result = paired_difference(bootstrap(y, first, **options),
+    ...                            bootstrap(y, second, **options))
+    >>> losses, metrics = result  # or result.losses, result.metrics
     >>> losses[["method", "gamma", "difference"]].round(4)
              method  gamma  difference
     0  score-driven    inf       0.026
@@ -312,7 +358,19 @@ def paired_difference(
         a.metric_replicates[:, ka] - b.metric_replicates[:, kb], confidence,
     ).rename(columns={"gamma": "metric"})
     losses = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    return losses, mframe
+    if a.costs == b.costs and parts:
+        losses = _with_costs(losses, a.costs)
+    return PairedDifference(losses, mframe)
+
+
+def _with_costs(frame: pd.DataFrame, costs: Costs | None) -> pd.DataFrame:
+    """A frame of differences with ``cost_difference, cost_lower, cost_upper`` in the units
+    of ``costs`` (unchanged without)."""
+    if costs is not None:
+        for name, col in (("cost_difference", "difference"), ("cost_lower", "lower"),
+                          ("cost_upper", "upper")):
+            frame[name] = costs.in_units(frame[col])
+    return frame
 
 
 # -- evaluation of the replicates --------------------------------------------------------------
@@ -411,6 +469,13 @@ def _engine_losses(
     return out
 
 
+def _already_binary(y: ArrayLike, pos_label: Any) -> bool:
+    """Whether ``y`` is 0/1 labels that ``pos_label`` is not one of (a classifier's
+    ``train_labels_`` beside named test labels)."""
+    values = set(np.unique(np.asarray(y)).tolist())
+    return values <= {0, 1} and pos_label not in (0, 1)
+
+
 def bootstrap(
     test_y: ArrayLike,
     test_s: ArrayLike,
@@ -424,10 +489,83 @@ def bootstrap(
     n_boot: int = 1000,
     seed: int | None = 0,
     stratified: bool = True,
+    pos_label: Any = None,
+    costs: Costs | None = None,
 ) -> Bootstrap:
-    """Bootstrap the expected losses of ``methods`` at ``gammas`` and the ``metrics`` of one
-    set of test scores (arguments as :func:`~threshold_choice.evaluation.expected_losses`;
-    see the module docstring)."""
+    """Bootstrap the expected losses and metrics of one set of test scores.
+
+    The test set is resampled, the model held fixed (see the module docstring); each
+    replicate is evaluated as :func:`~threshold_choice.evaluation.expected_losses` and
+    :func:`~threshold_choice.metrics.compute_metrics` evaluate it.
+
+    Parameters
+    ----------
+    test_y : array-like of shape (n,)
+        The test labels: 0/1, or any two with ``pos_label``.
+    test_s : array-like of shape (n,)
+        The test scores, estimates of P(class 1).
+    train_y : array-like of shape (n_train,), default=None
+        The training labels, for train-optimal: as ``test_y``, or 0/1 (1 = ``pos_label``,
+        as a :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s
+        ``train_labels_``).
+    train_s : array-like of shape (n_train,), default=None
+        The model's scores on its training data.
+    methods : str or sequence of str, default=PAPER_METHODS
+        The methods.
+    gammas : float, str or iterable of them, default=PAPER_GAMMAS
+        The certainties.
+    metrics : sequence of str, default=METRICS
+        The metrics (:data:`BOOTSTRAP_METRICS`).
+    settings : LossSettings, Mapping or None, default=None
+        The estimator and the operating conditions.
+    n_boot : int, default=1000
+        The number of replicates, 1 to :data:`MAX_REPLICATES`.
+    seed : int or None, default=0
+        The seed of the resamples.
+    stratified : bool, default=True
+        Resample within each class (the class counts kept).
+    pos_label : object, default=None
+        The label of class 1 in ``test_y`` and ``train_y``; ``None``: the costs', else the
+        labels must be 0/1.
+    costs : Costs or None, default=None
+        The costs: :meth:`Bootstrap.intervals` then adds the expected cost and its interval
+        in their units, their positive class is ``pos_label`` and their ``belief``, if any,
+        the cost distribution.
+
+    Returns
+    -------
+    Bootstrap
+        The estimates and replicates.
+
+    Raises
+    ------
+    UserError
+        For invalid labels, scores, methods, gammas, metrics, settings, ``n_boot`` or seed,
+        or costs naming another positive class or another belief than the settings.
+
+    See Also
+    --------
+    paired_difference : Two models on the same resamples.
+
+    Examples
+    --------
+    >>> import math
+    >>> from threshold_choice import Costs, bootstrap
+    >>> y = ["bad", "good", "bad", "good", "good", "bad", "good", "good", "bad", "good"]
+    >>> s = [0.9, 0.3, 0.65, 0.4, 0.6, 0.8, 0.2, 0.1, 0.55, 0.35]  # P(bad)
+    >>> boot = bootstrap(y, s, methods="score-driven", gammas=math.inf, metrics=["AUC"],
+    ...                  n_boot=200, costs=Costs(1, 5, pos_label="bad", units="EUR"))
+    >>> boot.intervals()[["expected_cost", "cost_lower", "cost_upper"]].round(2)
+       expected_cost  cost_lower  cost_upper
+    0           0.35        0.19        0.56
+    """
+    if costs is not None:
+        pos_label = costs.check_pos_label(pos_label, "bootstrap")
+        settings = with_belief(as_loss_settings(settings), costs, "bootstrap")
+    if pos_label is not None:
+        test_y = binary_labels(test_y, pos_label, "test_y")
+        if train_y is not None and not _already_binary(train_y, pos_label):
+            train_y = binary_labels(train_y, pos_label, "train_y")
     settings = as_loss_settings(settings)
     n_boot = check_n_boot(n_boot)
     check_seed(seed)
@@ -480,6 +618,7 @@ def bootstrap(
         metric_estimate=np.array([metric_values[k] for k in metrics]),
         metric_replicates=metric_reps,
         key=_labels_key(y, n_boot, seed, stratified),
+        costs=costs,
     )
 
 
@@ -673,9 +812,21 @@ def add_intervals(
     )
 
 
+class _CallableModule(types.ModuleType):
+    """This module, callable as its function :func:`bootstrap` (see the module docstring)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Bootstrap:
+        return bootstrap(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+#: ``inspect.signature`` and ``help`` of the module called: the function's
+__wrapped__ = bootstrap
+
 __all__ = [
     "BOOTSTRAP_METRICS",
     "Bootstrap",
+    "PairedDifference",
     "add_intervals",
     "bootstrap",
     "paired_difference",

@@ -16,9 +16,10 @@ differences ``C_FP - C_TN`` and ``C_FN - C_TP`` change decisions (Elkan, 2001): 
 units are then the cost per example *above* that of a classifier that is always right.
 
 Under an uncertain ``c`` (a belief ``w`` and a noisy ``c_hat``) the sum ``C_FP + C_FN`` is
-held fixed, as the paper holds ``b`` fixed, while the proportion varies; the belief itself
-comes from :func:`~threshold_choice.cost_distributions.beta_from_interval` (e.g. a belief
-centred on :attr:`Costs.cost_proportion`).
+held fixed, as the paper holds ``b`` fixed, while the proportion varies. A :class:`Costs` may
+carry that belief (``belief=``): :meth:`Costs.from_ratio_range` builds it from "a false
+negative costs 3 to 10 times a false positive", and every function that takes ``costs=``
+(scorers, :func:`~threshold_choice.bootstrap.bootstrap`, the classifier) then averages over it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.errors import UserError
 
 
@@ -67,6 +69,13 @@ class Costs:
         positive class refuses these costs.
     units : str, default=""
         A name for the units (``"EUR"``, ``"hours"``), used in labels.
+    belief : CostDistribution, str or None, default=None
+        How uncertain these costs are: a belief about ``c`` (a
+        :class:`~threshold_choice.cost_distributions.CostDistribution` or its spec,
+        ``"beta:4,16"``) that expected losses average over, the costs above being its point
+        value (the ``c_hat`` a classifier is given). ``None``: no belief of their own (the
+        caller's settings say which). :meth:`from_ratio_range` builds one from a range of
+        cost ratios.
 
     Attributes
     ----------
@@ -83,6 +92,7 @@ class Costs:
     See Also
     --------
     Costs.from_matrix : The costs of a 2 x 2 cost matrix.
+    Costs.from_ratio_range : "A false negative costs 3 to 10 times a false positive".
     threshold_choice.beta_from_interval : A belief about ``c`` around the cost proportion.
 
     Examples
@@ -101,6 +111,7 @@ class Costs:
     false_negative: float
     pos_label: Any = None
     units: str = ""
+    belief: CostDistribution | None = None
 
     def __post_init__(self) -> None:
         fp = _cost("false_positive", self.false_positive)
@@ -110,6 +121,72 @@ class Costs:
                             "anything, so no threshold is better than another")
         object.__setattr__(self, "false_positive", fp)
         object.__setattr__(self, "false_negative", fn)
+        if self.belief is not None:
+            object.__setattr__(self, "belief", parse_cost_distribution(self.belief))
+
+    @classmethod
+    def from_ratio_range(cls, low: float, high: float, *, false_positive: float = 1.0,
+                         pos_label: Any = None, units: str = "") -> Costs:
+        """Costs known as a range of ratios: "a false negative costs 3 to 10 times a false
+        positive".
+
+        The ratio ``r = C_FN / C_FP`` gives ``c = 1 / (1 + r)``, so the range ``[low, high]``
+        of ratios is the range ``[1 / (1 + high), 1 / (1 + low)]`` of cost proportions. The
+        belief is ``logit-uniform`` on it: every ratio in the range equally likely *on a log
+        scale* (as likely between 3x and 5x as between 6x and 10x, since ``logit(c) =
+        -log r``), none outside. The costs' point value, the ``c_hat`` a classifier is
+        given, is the belief's mean ``E[c]``: the threshold that minimises the expected cost
+        under the belief (a cost is linear in ``c``). The false positive costs
+        ``false_positive`` units and the false negative ``false_positive (1 - E[c]) /
+        E[c]``; their sum, held fixed while ``c`` varies (the module docstring), converts
+        losses into units.
+
+        Parameters
+        ----------
+        low : float
+            The smallest ratio ``C_FN / C_FP``, a number > 0.
+        high : float
+            The largest, ``high > low``.
+        false_positive : float, default=1.0
+            The cost of a false positive, in the units.
+        pos_label : object, default=None
+            The positive class (whose false negatives cost ``low`` to ``high`` times).
+        units : str, default=""
+            A name for the units.
+
+        Returns
+        -------
+        Costs
+            Costs with that ``belief`` (``logit-uniform:LO,HI``) and the point value above.
+
+        Raises
+        ------
+        UserError
+            Unless ``0 < low < high`` are finite numbers (within the moment tables' range,
+            ratios from about ``1e-13`` to ``1e13``).
+
+        Examples
+        --------
+        >>> from threshold_choice import Costs
+        >>> costs = Costs.from_ratio_range(3, 10, pos_label="bad")
+        >>> costs.belief.kind, [round(c, 4) for c in costs.belief.support]  # 1/11 to 1/4
+        ('logit-uniform', [0.0909, 0.25])
+        >>> round(costs.cost_proportion, 4), round(costs.false_negative, 2)  # E[c], 1 : 5.26
+        (0.1598, 5.26)
+        """
+        try:
+            lo, hi = float(low), float(high)
+        except (TypeError, ValueError):
+            raise UserError(f"a ratio range needs two numbers, got {low!r} and {high!r}") from None
+        if not (math.isfinite(lo) and math.isfinite(hi) and 0.0 < lo < hi):
+            raise UserError(f"a ratio range C_FN / C_FP needs 0 < low < high, got [{low}, "
+                            f"{high}] (for a known ratio r use Costs(1, r))")
+        belief = CostDistribution("logit-uniform", 1.0 / (1.0 + hi), 1.0 / (1.0 + lo))
+        fp = _cost("false_positive", false_positive)
+        if fp == 0.0:
+            raise UserError("false_positive must be > 0 for a ratio of costs")
+        m = belief.mean
+        return cls(fp, fp * (1.0 - m) / m, pos_label, units, belief)
 
     @classmethod
     def from_matrix(cls, matrix: ArrayLike, labels: ArrayLike | None = None, *,
@@ -226,8 +303,9 @@ class Costs:
     def __str__(self) -> str:
         unit = f" {self.units}" if self.units else ""
         pos = "" if self.pos_label is None else f" (positive: {self.pos_label!r})"
+        spread = "" if self.belief is None else f", belief {self.belief.spec}"
         return (f"false positive {self.false_positive:g}{unit}, false negative "
-                f"{self.false_negative:g}{unit}{pos}: c = {self.cost_proportion:.4g}")
+                f"{self.false_negative:g}{unit}{pos}: c = {self.cost_proportion:.4g}{spread}")
 
 
 __all__ = ["Costs"]

@@ -57,6 +57,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from threshold_choice.cost_distributions import CostDistribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
@@ -107,8 +108,16 @@ def response_scores(
     ``response_method``: ``"predict_proba"`` (the probability of ``pos_label``),
     ``"decision_function"`` (sign-flipped when ``pos_label`` is ``classes_[0]``), ``"auto"``
     (the first of the two the estimator has), or a list tried in order, as scikit-learn's
-    ``response_method``. ``pos_label``: default ``classes_[1]``.
+    ``response_method``. ``pos_label``: default ``classes_[1]``. Of a fitted
+    :class:`ThresholdChoiceClassifier` (or a Pipeline ending in one), the scores its
+    threshold applies to: those of its inner model (its own ``decision_function`` is the
+    distance to the threshold).
     """
+    clf = find_threshold_classifier(estimator)
+    if clf is not None:
+        if clf is not estimator:  # the steps before it
+            X = estimator[:-1].transform(X)
+        estimator = clf.estimator_
     classes = np.asarray(estimator.classes_)
     if classes.size != 2:
         raise UserError(
@@ -146,11 +155,14 @@ def check_method(method: str, *, allowed: Sequence[str] = METHODS) -> str:
     raise UserError(f"unknown method {method!r}; choose from {', '.join(allowed)}")
 
 
-def check_cost_proportion(c: ArrayLike | Costs) -> NDArray[np.float64]:
+def check_cost_proportion(c: ArrayLike | Costs | CostDistribution) -> NDArray[np.float64]:
     """``c`` as a float array after checking that it lies in [0, 1]; :class:`Costs` give
-    their cost proportion."""
+    their cost proportion, a belief (:class:`CostDistribution`) its mean (the threshold
+    that minimises the expected cost under it: a cost is linear in ``c``)."""
     if isinstance(c, Costs):
         return np.asarray(c.cost_proportion)
+    if isinstance(c, CostDistribution):
+        return np.asarray(c.mean)
     try:
         arr = np.asarray(c, dtype=np.float64)
     except (TypeError, ValueError):
@@ -204,10 +216,15 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
     gamma : float, default=inf
         Certainty of ``c_hat``, ``c_hat | c ~ Beta(gamma c + 1, gamma (1 - c) + 1)``; used by
         the ``*-aware`` methods only (``inf``: ``c_hat = c``, the plain method).
-    cost_proportion : float or Costs, default=0.5
-        The ``c_hat`` :meth:`predict` uses when it is not given one, or
+    cost_proportion : float, Costs or CostDistribution, default=0.5
+        The ``c_hat`` :meth:`predict` uses when it is not given one:
         :class:`~threshold_choice.costs.Costs` in the user's terms (their cost proportion;
-        their positive class, if they name one, must be ``pos_label``'s).
+        their positive class, if they name one, must be ``pos_label``'s), or a belief about
+        ``c`` (:class:`~threshold_choice.cost_distributions.CostDistribution`, e.g. from
+        :func:`~threshold_choice.beta_from_interval`), whose mean it takes: under a belief
+        the expected cost of a threshold is its cost at the mean ``c``. A
+        :func:`~threshold_choice.scorers.make_threshold_choice_scorer` without a belief of
+        its own averages over this one (or over the costs' ``belief``).
     response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
         ``"auto"``: ``predict_proba``, else ``decision_function``. The score-based methods
         need probabilities.
@@ -226,12 +243,14 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         own training data, as in the paper. The classifier is fitted on all of ``X``
         either way.
     fixed_threshold : float or None, default=None
-        Score-fixed's threshold, used whatever the cost proportion; ``None``: 1/2, the mean
-        of the uniform belief about ``c`` (scikit-learn's ``FixedThresholdClassifier`` does
-        the same for a given threshold; this one is evaluated as the other methods are).
+        Score-fixed's threshold, used whatever the cost proportion; ``None``: the mean of
+        the belief about ``c`` (:meth:`belief`; 1/2 for the uniform). scikit-learn's
+        ``FixedThresholdClassifier`` does the same for a given threshold; this one is
+        evaluated as the other methods are.
     fixed_rate : float or None, default=None
         Rate-fixed's predicted-0 rate (the nearest the reference scores attain), used
-        whatever the cost proportion; ``None``: 1/2.
+        whatever the cost proportion; ``None``: the mean of the belief (1/2 for the
+        uniform).
 
     Attributes
     ----------
@@ -282,7 +301,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         *,
         method: str = "train-optimal",
         gamma: float = math.inf,
-        cost_proportion: float = 0.5,
+        cost_proportion: float | Costs | CostDistribution = 0.5,
         response_method: str = "auto",
         pos_label: Any = None,
         cv: Any = "auto",
@@ -313,8 +332,27 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         for name in ("fixed_threshold", "fixed_rate"):
             if getattr(self, name) is not None:
                 check_unit(name, getattr(self, name))
-        return SelectionOptions(gamma=parse_gamma(self.gamma),
+        return SelectionOptions(gamma=parse_gamma(self.gamma), distribution=self.belief(),
                                 fixed_threshold=self.fixed_threshold, fixed_rate=self.fixed_rate)
+
+    def belief(self) -> CostDistribution:
+        """The belief about ``c`` of the ``cost_proportion`` parameter: itself when it is a
+        :class:`~threshold_choice.cost_distributions.CostDistribution`, the ``belief`` of
+        :class:`~threshold_choice.costs.Costs` that carry one, else the uniform (the
+        paper's). The aware methods' posterior mean and the fixed methods' default
+        threshold and rate (its mean) take it.
+
+        Returns
+        -------
+        CostDistribution
+            The belief.
+        """
+        c = self.cost_proportion
+        if isinstance(c, CostDistribution):
+            return c
+        if isinstance(c, Costs) and c.belief is not None:
+            return c.belief
+        return CostDistribution()
 
     def fit(self, X: Any, y: ArrayLike, **fit_params: Any) -> ThresholdChoiceClassifier:
         """Fit the classifier and keep the reference scores the method needs.
@@ -446,7 +484,7 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         # e.g. train-optimal on the training lines is test-optimal's choice among them
         spec = method_spec(self.method)
         return make_selection(spec.selection_for_predict, self.train_lines_,
-                              gamma=parse_gamma(self.gamma))
+                              gamma=parse_gamma(self.gamma), distribution=self.belief())
 
     def threshold(self, cost_proportion: ArrayLike | Costs | None = None) -> NDArray[np.float64]:
         """Return the threshold the method sets for each presumed cost proportion.
@@ -546,9 +584,36 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
 
     @available_if(_estimator_has("decision_function"))
     def decision_function(self, X: Any) -> NDArray[np.float64]:
-        """The fitted classifier's ``decision_function``."""
-        check_is_fitted(self, "estimator_")
-        return self.estimator_.decision_function(X)
+        """Signed distance of each score to the method's threshold, positive for ``classes_[1]``.
+
+        scikit-learn's convention: ``decision_function(X) > 0`` predicts ``classes_[1]``, so
+        that it agrees with :meth:`predict` at the ``cost_proportion`` parameter (the inner
+        model's own ``decision_function`` thresholds at its own 0, not at the method's
+        threshold, and for ``classes_[1]`` even when ``pos_label`` is ``classes_[0]``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The examples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``score - threshold`` when ``pos_label_`` is ``classes_[1]``, else ``threshold -
+            score`` (moved by one float so that a score on the threshold, predicted
+            ``classes_[1]`` then, is positive); the score is that of ``response_method``
+            for ``pos_label_``.
+        """
+        check_is_fitted(self, "train_lines_")
+        scores = self._scores(X)
+        t = self.threshold()
+        if self.pos_label_ == self.classes_[1]:
+            return scores - t  # > 0 iff score > t, i.e. pos_label_ predicted
+        # classes_[1] is predicted iff score <= t
+        return np.nextafter(t, np.inf) - scores
+
+    def _more_tags(self) -> dict[str, Any]:  # scikit-learn < 1.6 reads expected failures here
+        return {"_xfail_checks": expected_failed_checks(self)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -557,6 +622,53 @@ class ThresholdChoiceClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimat
         tags.input_tags.sparse = inner.sparse
         tags.input_tags.allow_nan = inner.allow_nan
         return tags
+
+
+def expected_failed_checks(estimator: ThresholdChoiceClassifier) -> dict[str, str]:
+    """The scikit-learn estimator checks ``estimator`` may fail, and why, for
+    ``check_estimator(estimator, expected_failed_checks=expected_failed_checks(estimator))``
+    (scikit-learn >= 1.6 takes them there; older versions read them from the estimator's
+    ``_xfail_checks`` tag, which it declares).
+
+    ``check_classifiers_train`` asks that ``predict`` be the ``argmax`` of ``predict_proba``,
+    i.e. a threshold of 1/2 on the probability: a threshold classifier predicts at its
+    method's threshold instead (as scikit-learn's own ``FixedThresholdClassifier`` and
+    ``TunedThresholdClassifierCV``, which scikit-learn's test suite lists as expected
+    failures of that check). Only score-driven (and its aware variant, at ``gamma = inf``)
+    at ``c_hat = 1/2`` thresholds at 1/2 exactly; any other method may fail it, as soon as a
+    training probability falls between 1/2 and its threshold.
+
+    Parameters
+    ----------
+    estimator : ThresholdChoiceClassifier
+        The (unfitted) classifier.
+
+    Returns
+    -------
+    dict of str to str
+        Check name to reason; empty when the threshold is 1/2.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from threshold_choice import ThresholdChoiceClassifier
+    >>> from threshold_choice.estimators import expected_failed_checks
+    >>> list(expected_failed_checks(ThresholdChoiceClassifier(LogisticRegression())))
+    ['check_classifiers_train']
+    >>> expected_failed_checks(ThresholdChoiceClassifier(LogisticRegression(),
+    ...                                                  method="score-driven"))
+    {}
+    """
+    try:
+        at_half = float(check_cost_proportion(estimator.cost_proportion)) == 0.5
+    except (UserError, TypeError):
+        at_half = False
+    plain = estimator.method == "score-driven" or (
+        estimator.method == "score-driven-aware" and estimator.gamma == math.inf)
+    if at_half and plain:
+        return {}
+    return {"check_classifiers_train": "predict thresholds at the method's threshold, not "
+            "at probability 1/2 (predict_proba's argmax)"}
 
 
 #: the folds of ``cv="auto"``
@@ -600,6 +712,7 @@ __all__ = [
     "PREDICT_METHODS",
     "ThresholdChoiceClassifier",
     "check_cost_proportion",
+    "expected_failed_checks",
     "find_threshold_classifier",
     "needs_probabilities",
     "response_scores",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike
 from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines, binary_labels, check_prior
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import (
     ESTIMATORS,
@@ -221,6 +222,19 @@ def as_loss_settings(settings: LossSettings | Mapping[str, Any] | None) -> LossS
         return LossSettings.from_mapping(settings)
     raise UserError(f"settings must be a LossSettings or a mapping of its fields, got "
                     f"{type(settings).__name__}")
+
+
+def with_belief(settings: LossSettings, costs: Costs | None, where: str = "the scorer"
+                ) -> LossSettings:
+    """``settings`` averaging over the ``belief`` of ``costs`` when they carry one (a
+    :class:`UserError` when the settings name another cost distribution)."""
+    if costs is None or costs.belief is None:
+        return settings
+    given = settings.distribution
+    if not given.is_standard_uniform and given != costs.belief:
+        raise UserError(f"{where}: the costs carry the belief {costs.belief.spec} but the "
+                        f"settings say cost_distribution={given.spec}; give one belief")
+    return replace(settings, cost_distribution=costs.belief)
 
 
 def _draw_seed(seed: int, gamma: float) -> list[int]:

@@ -1,9 +1,12 @@
 """Performance metrics of one set of labelled scores (the paper's Table 7/8 columns).
 
-Labels in {0, 1}; scores estimate P(class 1). Calibration and refinement loss use bins of
-equal score: ``CL = sum_b n_b (s_b - ybar_b)^2 / n`` and ``RL = sum_b n_b ybar_b (1 - ybar_b) / n``
-so that ``BS = CL + RL`` exactly. ``RL_conv`` is the refinement loss after convexification
-(PAV calibration with tied scores pooled), which equals the test-optimal expected loss at
+Labels in {0, 1}, or any two labels with ``pos_label=`` naming class 1, as scikit-learn's
+metrics take them: ``f(y_true, y_score, pos_label=...)``; scores estimate P(class 1).
+:func:`auc` and :func:`h_measure` also take :class:`~threshold_choice.costlines.CostLines`.
+Calibration and refinement loss use bins of equal score:
+``CL = sum_b n_b (s_b - ybar_b)^2 / n`` and ``RL = sum_b n_b ybar_b (1 - ybar_b) / n`` so that
+``BS = CL + RL`` exactly. ``RL_conv`` is the refinement loss after convexification (PAV
+calibration with tied scores pooled), which equals the test-optimal expected loss at
 ``gamma = inf``.
 
 Beyond the paper's columns, :func:`compute_metrics` also gives Hand's H-measure (``H``, with
@@ -22,24 +25,44 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
-from threshold_choice.costlines import CostLines, validate_scores
+from threshold_choice.costlines import CostLines, binary_labels, validate_scores
 from threshold_choice.errors import UserError
 
 #: the metric names, in the order of the CLI and the tables
 METRICS: tuple[str, ...] = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv", "LogLoss", "pi0", "pi1")
 
 
-def auc(lines: CostLines) -> float:
+def _labelled(y_true: ArrayLike, y_score: ArrayLike, pos_label: object,
+              what: str = "scores") -> tuple[np.ndarray, np.ndarray]:
+    """Labels as 0/1 (1 = ``pos_label``; without it they must be 0/1) and scores, checked."""
+    return validate_scores(binary_labels(y_true, pos_label, "y_true"), y_score, what=what)
+
+
+def _lines(y_true: ArrayLike | CostLines, y_score: ArrayLike | None,
+           pos_label: object) -> CostLines:
+    """The cost lines given, or those of labels and scores."""
+    if isinstance(y_true, CostLines):
+        return y_true
+    if y_score is None:
+        raise UserError("give the labels and the scores (y_true, y_score), or CostLines")
+    return CostLines.from_scores(*_labelled(y_true, y_score, pos_label))
+
+
+def auc(y_true: ArrayLike | CostLines, y_score: ArrayLike | None = None, *,
+        pos_label: object = None) -> float:
     """Return the area under the ROC curve of a set of cost lines.
 
     ``AUC = P(score of a class-1 example > score of a class-0 example)``, ties counting 1/2.
-    It takes the cost lines, which hold the counts it needs (:func:`compute_metrics` takes
-    labels and scores).
 
     Parameters
     ----------
-    lines : CostLines
-        The cost lines of the labelled scores (:meth:`CostLines.from_scores`).
+    y_true : array-like of shape (n,) or CostLines
+        The labels (0/1, or any two with ``pos_label``), or the cost lines of the labelled
+        scores (:meth:`CostLines.from_scores`), which hold the counts it needs.
+    y_score : array-like of shape (n,), default=None
+        The scores, estimates of P(class 1); not given with ``CostLines``.
+    pos_label : object, default=None
+        The label of class 1; ``None``: the labels must be 0/1.
 
     Returns
     -------
@@ -60,7 +83,10 @@ def auc(lines: CostLines) -> float:
     0.8125
     >>> auc(CostLines.from_scores([0, 1, 0, 1], [0.2, 0.2, 0.5, 0.7]))  # a tie counts 1/2
     0.625
+    >>> auc(["no", "yes", "no", "yes"], [0.2, 0.2, 0.5, 0.7], pos_label="yes")
+    0.625
     """
+    lines = _lines(y_true, y_score, pos_label)
     zeros = np.diff(lines.n0_le).astype(np.float64)
     ones = np.diff(lines.n1_le).astype(np.float64)
     ones_below = lines.n1_le[:-1].astype(np.float64)
@@ -129,7 +155,9 @@ def _beta_partial(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.nda
     return betainc(a, b, x), a / (a + b) * betainc(a + 1.0, b, x)
 
 
-def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) -> float:
+def h_measure(y_true: ArrayLike | CostLines, y_score: ArrayLike | None = None,
+              a: float | None = None, b: float | None = None, *,
+              pos_label: object = None) -> float:
     """Return Hand's H-measure with a Beta distribution on the cost proportion.
 
     ``H = 1 - L_H / L_max`` with ``L_H = integral min_t R(t; c) w(c) dc`` (``R = Q / 2``, the
@@ -142,13 +170,18 @@ def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) 
 
     Parameters
     ----------
-    lines : CostLines
-        The cost lines of the labelled scores (:meth:`CostLines.from_scores`).
+    y_true : array-like of shape (n,) or CostLines
+        The labels (0/1, or any two with ``pos_label``), or the cost lines of the labelled
+        scores (:meth:`CostLines.from_scores`; then ``h_measure(lines, a, b)`` as before).
+    y_score : array-like of shape (n,), default=None
+        The scores, estimates of P(class 1); not given with ``CostLines``.
     a : float or None, default=None
         The Beta's first shape; ``None``: 2, the ``hmeasure`` package's default.
     b : float or None, default=None
         The Beta's second shape; ``None``: ``1 + n0/n1``, the ``hmeasure`` package's
         default.
+    pos_label : object, default=None
+        The label of class 1; ``None``: the labels must be 0/1.
 
     Returns
     -------
@@ -168,7 +201,13 @@ def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) 
     0.5
     >>> round(h_measure(CostLines.from_scores([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9])), 4)
     1.0
+    >>> round(h_measure(["ok", "ok", "bad", "bad"], [0.1, 0.2, 0.8, 0.9], pos_label="bad"), 4)
+    1.0
     """
+    if isinstance(y_true, CostLines) and y_score is not None:  # h_measure(lines, a[, b])
+        a, b = y_score, a if b is None else b
+        y_score = None
+    lines = _lines(y_true, y_score, pos_label)
     if a is None:
         a = 2.0
     if b is None:
@@ -185,7 +224,8 @@ def h_measure(lines: CostLines, a: float | None = None, b: float | None = None) 
     return float(1.0 - loss / worst)
 
 
-def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
+def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float, *,
+                        pos_label: object = None) -> float:
     """Return the bounded-threshold Brier score over ``[lo, hi]``.
 
     ``mean (y - clip(s))**2 - mean (y - clip(y))**2``, clipping to ``[lo, hi]``, as
@@ -204,6 +244,9 @@ def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> flo
         The lower end of the range of thresholds.
     hi : float
         Its upper end, ``lo < hi``.
+
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
 
     Returns
     -------
@@ -228,13 +271,15 @@ def bounded_brier_score(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> flo
     >>> round(float(losses["expected_loss"].iloc[0]), 6)  # 0.015 / (0.2 - 0.05)
     0.1
     """
-    yf = np.asarray(y, dtype=np.float64)
+    yf = np.asarray(y if pos_label is None else binary_labels(y, pos_label, "y_true"),
+                    dtype=np.float64)
     sf = np.asarray(s, dtype=np.float64)
     far = np.mean((yf - np.clip(sf, lo, hi)) ** 2)
     return float(far - np.mean((yf - np.clip(yf, lo, hi)) ** 2))
 
 
-def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
+def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float, *,
+                     pos_label: object = None) -> float:
     """Return the bounded-threshold log loss over ``[lo, hi]``.
 
     ``mean -log(1 - |y - clip(s)|) - mean -log(1 - |y - clip(y)|)``, clipping to
@@ -251,6 +296,9 @@ def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
     lo, hi : float
         The range of thresholds, ``0 < lo < hi < 1`` (the logarithms need both ends
         inside (0, 1)).
+
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
 
     Returns
     -------
@@ -279,14 +327,16 @@ def bounded_log_loss(y: ArrayLike, s: ArrayLike, lo: float, hi: float) -> float:
     >>> abs(float(frame["expected_loss"].iloc[0]) - 2 * value / z) < 1e-9
     True
     """
-    yf = np.asarray(y, dtype=np.float64)
+    yf = np.asarray(y if pos_label is None else binary_labels(y, pos_label, "y_true"),
+                    dtype=np.float64)
     sf = np.asarray(s, dtype=np.float64)
     far = -np.mean(np.log1p(-np.abs(yf - np.clip(sf, lo, hi))))
     near = -np.mean(np.log1p(-np.abs(yf - np.clip(yf, lo, hi))))
     return float(far - near)
 
 
-def shifted_brier_score(y: ArrayLike, s: ArrayLike, mu: float) -> float:
+def shifted_brier_score(y: ArrayLike, s: ArrayLike, mu: float, *,
+                        pos_label: object = None) -> float:
     """Return the shifted Brier score: the Brier score of scores moved on the log-odds.
 
     ``mean (y - M(s, mu))**2`` with ``M(s, mu) = 1 / (1 + exp(-(logit(s) - logit(mu))))``,
@@ -313,6 +363,9 @@ def shifted_brier_score(y: ArrayLike, s: ArrayLike, mu: float) -> float:
         Scores, probabilities of class 1 in [0, 1].
     mu : float
         The score moved to 1/2, in (0, 1); 1/2 gives the Brier score.
+
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
 
     Returns
     -------
@@ -342,7 +395,7 @@ def shifted_brier_score(y: ArrayLike, s: ArrayLike, mu: float) -> float:
     >>> round(float(sum((a - b) ** 2 for a, b in zip(y, moved)) / 8), 4)
     0.2454
     """
-    y_int, sf = validate_scores(y, s)
+    y_int, sf = _labelled(y, s, pos_label)
     if sf.min() < 0.0 or sf.max() > 1.0:
         raise UserError(f"the shifted Brier score needs scores that are probabilities in "
                         f"[0, 1], got scores from {sf.min():g} to {sf.max():g}")
@@ -362,6 +415,7 @@ def compute_metrics(
     y: ArrayLike,
     s: ArrayLike,
     *,
+    pos_label: object = None,
     eps: float = 1e-15,
     cost_distribution: str | CostDistribution | None = None,
 ) -> dict[str, float]:
@@ -380,6 +434,8 @@ def compute_metrics(
     s : array-like of shape (n,)
         Finite scores; ``BS``, ``MAE``, ``CL`` and ``LogLoss`` assume probabilities in
         [0, 1].
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
     eps : float, default=1e-15
         ``LogLoss`` clips the scores to ``[eps, 1 - eps]`` (and ``LogLoss_bounded`` its
         range).
@@ -413,7 +469,7 @@ def compute_metrics(
     {'AUC': 0.8125, 'BS': 0.1728, 'MAE': 0.3563, 'CL': 0.1728, 'RL': 0.0, 'RL_conv': 0.125,
      'LogLoss': 0.5082, 'pi0': 0.5, 'pi1': 0.5, 'H': 0.5}
     """
-    y_int, s_arr = validate_scores(y, s)
+    y_int, s_arr = _labelled(y, s, pos_label)
     lines = CostLines.from_scores(y_int, s_arr)
     yf = y_int.astype(np.float64)
     cl, rl = calibration_refinement(lines)
@@ -442,11 +498,12 @@ def compute_metrics(
 # -- top-K metrics (paper 002, Sect. 3: what practice reports beside the scoring rules) ---------
 
 
-def _top_counts(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> tuple[np.ndarray, CostLines]:
+def _top_counts(y: ArrayLike, s: ArrayLike, k: ArrayLike,
+                pos_label: object = None) -> tuple[np.ndarray, CostLines]:
     """The expected number of class-1 examples among the ``k`` highest scores, ties at the
     ``k``-th place broken at random (the tied group counted in proportion: its share of
     class 1 times the places left for it), for each ``k``."""
-    y_int, s_arr = validate_scores(y, s)
+    y_int, s_arr = _labelled(y, s, pos_label)
     lines = CostLines.from_scores(y_int, s_arr)
     k_arr = np.asarray(k)
     if not np.issubdtype(k_arr.dtype, np.integer) or np.any(k_arr < 1) or np.any(
@@ -462,7 +519,8 @@ def _top_counts(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> tuple[np.ndarray, C
     return ones_above[j] + group_ones[j] * (k_arr - above[j]) / group[j], lines
 
 
-def precision_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
+def precision_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike, *,
+                   pos_label: object = None) -> np.ndarray | float:
     """Return precision@K: the share of class 1 among the ``k`` highest scores.
 
     Class 1 is the class the scores estimate; a group of tied scores across the ``k``-th place
@@ -477,6 +535,9 @@ def precision_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | flo
         Scores.
     k : int or array-like of int
         How many of the highest scores, from 1 to the number of scores.
+
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
 
     Returns
     -------
@@ -499,12 +560,13 @@ def precision_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | flo
     >>> precision_at_k([0, 1, 1, 0], [0.5, 0.5, 0.9, 0.1], 2)  # 1, then half of the tie
     0.75
     """
-    ones, _ = _top_counts(y, s, k)
+    ones, _ = _top_counts(y, s, k, pos_label)
     out = ones / np.asarray(k)
     return float(out) if out.ndim == 0 else out
 
 
-def recall_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
+def recall_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike, *,
+                pos_label: object = None) -> np.ndarray | float:
     """Return recall@K: the share of the class-1 examples among the ``k`` highest scores.
 
     Ties across the ``k``-th place as :func:`precision_at_k`.
@@ -517,6 +579,9 @@ def recall_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
         Scores.
     k : int or array-like of int
         How many of the highest scores, from 1 to the number of scores.
+
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
 
     Returns
     -------
@@ -538,12 +603,12 @@ def recall_at_k(y: ArrayLike, s: ArrayLike, k: ArrayLike) -> np.ndarray | float:
     >>> recall_at_k([0, 1, 1, 0], [0.5, 0.5, 0.9, 0.1], [1, 2, 4]).tolist()
     [0.5, 0.75, 1.0]
     """
-    ones, lines = _top_counts(y, s, k)
+    ones, lines = _top_counts(y, s, k, pos_label)
     out = ones / lines.n1
     return float(out) if out.ndim == 0 else out
 
 
-def average_precision(y: ArrayLike, s: ArrayLike) -> float:
+def average_precision(y: ArrayLike, s: ArrayLike, *, pos_label: object = None) -> float:
     """Return AUC-PR as average precision.
 
     ``sum_j (R_j - R_(j-1)) P_j`` over the thresholds at the distinct scores from the highest
@@ -556,6 +621,9 @@ def average_precision(y: ArrayLike, s: ArrayLike) -> float:
         Labels.
     s : array-like of float
         Scores estimating P(class 1).
+
+    pos_label : object, default=None
+        The label of class 1, for labels other than 0/1 (as scikit-learn's metrics).
 
     Returns
     -------
@@ -578,7 +646,7 @@ def average_precision(y: ArrayLike, s: ArrayLike) -> float:
     ...                         [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9]), 4)
     0.8542
     """
-    y_int, s_arr = validate_scores(y, s)
+    y_int, s_arr = _labelled(y, s, pos_label)
     lines = CostLines.from_scores(y_int, s_arr)
     tp = (lines.n1 - lines.n1_le[:-1])[::-1].astype(np.float64)  # scores >= u_j, j from top
     predicted = (lines.n - (lines.n0_le + lines.n1_le)[:-1])[::-1]

@@ -14,8 +14,16 @@ Engine settings go through: ``settings=LossSettings(...)`` or keyword arguments 
 
 Scores come from ``predict_proba`` or ``decision_function``, as scikit-learn's
 ``response_method``: the score-based methods (``score-*``) threshold at the cost proportion
-itself and take ``predict_proba`` (the probability of ``pos_label``, default ``classes_[1]``,
-class 1 of the package); the rank-based ones take either.
+itself and take ``predict_proba`` (the probability of ``pos_label``, class 1 of the package);
+the rank-based ones take either. Labels other than 0/1 need a positive class (``pos_label``,
+the costs', or the scored classifier's): scikit-learn's default ``classes_[1]`` is never
+taken silently.
+
+**The estimator's own choice.** :func:`make_threshold_choice_scorer` scores a fitted
+:class:`~threshold_choice.estimators.ThresholdChoiceClassifier` by the expected loss of *its*
+method (its ``method``, ``gamma``, fixed threshold or rate, belief), so that ``GridSearchCV``
+over ``method``, ``gamma`` or the model's parameters compares what each candidate would do
+when deployed under the user's belief.
 
 **Train-optimal** selects its threshold on the classifier's scores on its *training* data,
 which a scorer called as ``scorer(estimator, X_test, y_test)`` does not see. The scorer takes
@@ -46,6 +54,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics import make_scorer
 from sklearn.metrics._scorer import _Scorer  # its _score, to set the classifier's pos_label
 
+from threshold_choice.costlines import CostLines
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
@@ -55,8 +64,19 @@ from threshold_choice.estimators import (
     needs_probabilities,
     response_scores,
 )
-from threshold_choice.evaluation import LossSettings, as_loss_settings, expected_losses
-from threshold_choice.methods import METHODS, NEEDS_TRAIN
+from threshold_choice.evaluation import (
+    LossSettings,
+    as_loss_settings,
+    expected_losses,
+    with_belief,
+)
+from threshold_choice.expected_loss import expected_loss
+from threshold_choice.methods import (
+    GAMMA_AWARE,
+    METHODS,
+    NEEDS_TRAIN,
+    make_selection,
+)
 from threshold_choice.metrics import METRICS, compute_metrics
 from threshold_choice.uncertainty import parse_gamma
 
@@ -85,14 +105,22 @@ def loss_settings(settings: LossSettings | Mapping[str, Any] | None = None,
 
 
 def binary_labels(y_true: ArrayLike, pos_label: Any = None) -> NDArray[np.int8]:
-    """``y_true`` as 0/1 (1 = ``pos_label``; default: the larger of the two labels, as
-    scikit-learn's ``classes_[1]``)."""
+    """``y_true`` as 0/1 (1 = ``pos_label``). Without ``pos_label`` the labels must be 0/1
+    (or booleans): named classes are refused rather than read as scikit-learn's
+    ``classes_[1]`` (whichever sorts last), which silently scores the other class."""
     y = np.asarray(y_true)
+    labels = np.unique(y)
+    if labels.size > 2:
+        raise UserError(f"binary labels needed, got {labels.size} classes {labels[:5]}")
     if pos_label is None:
-        labels = np.unique(y)
-        if labels.size > 2:
-            raise UserError(f"binary labels needed, got {labels.size} classes {labels[:5]}")
-        pos_label = labels[-1]
+        if not set(labels.tolist()) <= {0, 1}:
+            shown = ", ".join(repr(v) for v in labels.tolist())
+            raise UserError(
+                f"the labels are {shown}: give pos_label= (the positive class, whose "
+                f"probability the score estimates), e.g. pos_label={labels.tolist()[0]!r}; "
+                f"without it scikit-learn would take {labels.tolist()[-1]!r}, the last sorted"
+            )
+        pos_label = 1
     return (y == pos_label).astype(np.int8)
 
 
@@ -128,6 +156,7 @@ def expected_loss_score(
     positive class, if named, is ``pos_label``)."""
     if costs is not None:
         pos_label = costs.check_pos_label(pos_label, "the scorer")
+    settings = with_belief(LossSettings() if settings is None else settings, costs)
     y01 = binary_labels(y_true, pos_label)
     scores = _as_scores(y_true, y_score, pos_label)
     frame = expected_losses(
@@ -137,7 +166,7 @@ def expected_loss_score(
         train_s=train_score,
         methods=[method],
         gammas=[gamma],
-        settings=LossSettings() if settings is None else settings,
+        settings=settings,
     )
     loss = float(frame["expected_loss"].iloc[0])
     return loss if costs is None else float(costs.in_units(loss))
@@ -286,11 +315,14 @@ def make_expected_loss_scorer(
         ``"predict_proba"`` for the methods that read probabilities, else
         ``("predict_proba", "decision_function")``.
     pos_label : object, default=None
-        The positive class (class 1); ``None``: the scored ``ThresholdChoiceClassifier``'s
-        (a different one is refused), else ``classes_[1]``.
+        The positive class (class 1); ``None``: the costs', else the scored
+        ``ThresholdChoiceClassifier``'s (a different one is refused); labels other than 0/1
+        without any are refused (never silently ``classes_[1]``).
     costs : Costs or None, default=None
         Report the loss in their units (:meth:`~threshold_choice.costs.Costs.in_units`);
-        their positive class, if named, is ``pos_label``.
+        their positive class, if named, is ``pos_label``, and their ``belief``, if any, the
+        cost distribution averaged over (e.g. :meth:`Costs.from_ratio_range
+        <threshold_choice.costs.Costs.from_ratio_range>`).
     settings : LossSettings, Mapping or None, default=None
         The estimator and the operating conditions
         (:class:`~threshold_choice.evaluation.LossSettings`, or a mapping of its fields);
@@ -335,6 +367,7 @@ def make_expected_loss_scorer(
     chosen = loss_settings(settings, **settings_kwargs)
     if costs is not None:
         pos_label = costs.check_pos_label(pos_label, "the scorer")
+        with_belief(chosen, costs)  # a conflict of beliefs fails here, not in each fold
     if response_method is None:
         response_method = _PROBA if needs_probabilities(method) else _ANY
     if method in NEEDS_TRAIN:
@@ -347,6 +380,161 @@ def make_expected_loss_scorer(
     return _pos_label_scorer(make_scorer(
         expected_loss_score, response_method=response_method, greater_is_better=False, **kwargs
     ))
+
+
+class ThresholdChoiceScorer:
+    """Scorer ``(estimator, X, y) -> -expected loss`` of a fitted
+    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier`'s own threshold choice
+    (its ``method``, its ``gamma``, its fixed threshold or rate) when deployed with ``c_hat``
+    of certainty ``gamma`` under a belief about ``c``. Build it with
+    :func:`make_threshold_choice_scorer`."""
+
+    def __init__(self, gamma: float | None, settings: LossSettings, costs: Costs | None,
+                 explicit_belief: bool) -> None:
+        self.gamma = gamma
+        self.settings = settings
+        self.costs = costs
+        self.explicit_belief = explicit_belief
+
+    def evaluation(self, clf: Any) -> tuple[float, float, LossSettings]:
+        """The certainty the classifier assumes, the certainty evaluated and the settings of
+        the evaluation of ``clf`` (its belief unless the scorer has its own; its fixed
+        threshold and rate)."""
+        assumed = parse_gamma(clf.gamma)
+        evaluated = assumed if self.gamma is None else self.gamma
+        settings = self.settings
+        if not self.explicit_belief:
+            settings = replace(settings, cost_distribution=clf.belief())
+        # the fixed methods' threshold and rate: the classifier's (by default its belief's
+        # mean), not the evaluated belief's
+        mean = clf.belief().mean
+        settings = replace(
+            settings,
+            fixed_threshold=mean if clf.fixed_threshold is None else clf.fixed_threshold,
+            fixed_rate=mean if clf.fixed_rate is None else clf.fixed_rate)
+        return assumed, evaluated, settings
+
+    def __call__(self, estimator: Any, X: Any, y_true: ArrayLike) -> float:
+        clf = find_threshold_classifier(estimator)
+        if clf is None:
+            raise UserError(
+                "make_threshold_choice_scorer scores a fitted ThresholdChoiceClassifier (or a "
+                "Pipeline ending in one) by its own method; for another estimator use "
+                "make_expected_loss_scorer(method)"
+            )
+        if self.costs is not None:
+            self.costs.check_pos_label(clf.pos_label_, "the classifier")
+        assumed, evaluated, settings = self.evaluation(clf)
+        scores, _ = response_scores(estimator, X, clf.response_method, clf.pos_label_)
+        y01 = binary_labels(y_true, clf.pos_label_)
+        method = clf.method
+        if method in GAMMA_AWARE and assumed != evaluated:
+            loss = _aware_at_another_gamma(method, assumed, evaluated, y01, scores, clf, settings)
+        else:
+            frame = expected_losses(y01, scores, train_y=clf.train_labels_,
+                                    train_s=clf.train_scores_, methods=[method],
+                                    gammas=[evaluated], settings=settings)
+            loss = float(frame["expected_loss"].iloc[0])
+        return -(loss if self.costs is None else float(self.costs.in_units(loss)))
+
+    def __repr__(self) -> str:
+        return (f"make_threshold_choice_scorer(gamma={self.gamma!r}, "
+                f"settings={self.settings!r}, costs={self.costs!r})")
+
+
+def _aware_at_another_gamma(method: str, assumed: float, evaluated: float, y01: Any,
+                            scores: Any, clf: Any, settings: LossSettings) -> float:
+    """The expected loss at ``evaluated`` of an aware method that assumes ``assumed`` (the
+    engine evaluates an aware method at the certainty it assumes)."""
+    test = CostLines.from_scores(y01, scores, what="test scores").with_prior(settings.prior)
+    train = CostLines.from_scores(clf.train_labels_, clf.train_scores_,
+                                  what="training scores").with_prior(settings.prior)
+    sel = make_selection(method, test, train=train, gamma=assumed,
+                         **settings.selection_options())
+    return float(expected_loss(sel, evaluated, estimator=settings.estimator,
+                               grid_size=settings.grid_size, seed=settings.seed,
+                               distribution=settings.distribution))
+
+
+def make_threshold_choice_scorer(
+    gamma: float | None = None,
+    *,
+    costs: Costs | None = None,
+    settings: LossSettings | None = None,
+    **settings_kwargs: Any,
+) -> ThresholdChoiceScorer:
+    """Make a scorer of a threshold classifier's own threshold choice, under a belief.
+
+    ``scorer(estimator, X, y)`` scores a fitted
+    :class:`~threshold_choice.estimators.ThresholdChoiceClassifier` (or a ``Pipeline``
+    ending in one) by the expected loss, on ``(X, y)``, of *its* method as it would be
+    deployed: its ``method`` and fixed threshold or rate, its training scores, the
+    certainty ``gamma`` it assumes (the aware methods), given ``c_hat`` of certainty
+    ``gamma`` around a true ``c`` drawn from the belief. So ``GridSearchCV`` over the
+    classifier's ``method``, ``gamma`` or its model's parameters picks what is best under
+    the belief (:func:`make_expected_loss_scorer` instead scores one fixed method, whatever
+    the estimator's). Negated, as scikit-learn's ``neg_*`` scorers.
+
+    Parameters
+    ----------
+    gamma : float or None, default=None
+        The certainty of the ``c_hat`` the deployed classifier will be given, a number >= 0
+        or ``inf``; ``None``: the scored classifier's ``gamma`` (then each candidate of a
+        search over ``gamma`` is scored at its own: give the world's certainty instead).
+    costs : Costs or None, default=None
+        The costs: the loss in their units, their positive class (the classifier's must
+        agree) and their ``belief``, if any, as the belief.
+    settings : LossSettings, Mapping or None, default=None
+        The estimator and the operating conditions; a ``cost_distribution`` other than the
+        uniform is the belief. Without a belief here or in ``costs``: the classifier's own
+        (:meth:`~threshold_choice.estimators.ThresholdChoiceClassifier.belief`, from its
+        ``cost_proportion``).
+    **settings_kwargs : dict
+        :class:`~threshold_choice.evaluation.LossSettings` fields replacing those of
+        ``settings``.
+
+    Returns
+    -------
+    ThresholdChoiceScorer
+        A scorer ``(estimator, X, y) -> -expected loss``.
+
+    Raises
+    ------
+    UserError
+        For a negative gamma, invalid settings or two beliefs; when called, for an estimator
+        that is no fitted ``ThresholdChoiceClassifier`` or costs naming another positive
+        class.
+
+    See Also
+    --------
+    make_expected_loss_scorer : The expected loss of one given method.
+    threshold_choice.plotting.CertaintyDisplay : The same losses against ``gamma``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from threshold_choice import (Costs, ThresholdChoiceClassifier,
+    ...                               make_threshold_choice_scorer)
+    >>> X, y = make_classification(n_samples=300, weights=[0.7], random_state=0)
+    >>> costs = Costs.from_ratio_range(3, 10)  # a false negative costs 3 to 10 times more
+    >>> search = GridSearchCV(
+    ...     ThresholdChoiceClassifier(LogisticRegression(), cost_proportion=costs),
+    ...     {"method": ["score-driven", "score-fixed", "rate-driven"]},
+    ...     scoring=make_threshold_choice_scorer(gamma=10, costs=costs)).fit(X, y)
+    >>> search.best_params_  # one threshold at the belief's mean beats following c_hat
+    {'method': 'score-fixed'}
+    >>> (-search.cv_results_["mean_test_score"]).round(3).tolist()  # cost per example
+    [0.24, 0.229, 0.485]
+    """
+    chosen = loss_settings(settings, **settings_kwargs)
+    explicit = not chosen.distribution.is_standard_uniform
+    if costs is not None:
+        explicit = explicit or costs.belief is not None
+        chosen = with_belief(chosen, costs)
+    return ThresholdChoiceScorer(None if gamma is None else parse_gamma(gamma), chosen, costs,
+                                 explicit)
 
 
 def make_metric_scorer(
@@ -369,8 +557,8 @@ def make_metric_scorer(
         Where the scores come from; ``None``: ``("predict_proba", "decision_function")``
         for the rank metrics (AUC, RL, RL_conv, H), ``"predict_proba"`` for the others.
     pos_label : object, default=None
-        The positive class (class 1); ``None``: a scored ``ThresholdChoiceClassifier``'s,
-        else ``classes_[1]``.
+        The positive class (class 1); ``None``: a scored ``ThresholdChoiceClassifier``'s;
+        labels other than 0/1 without any are refused.
 
     Returns
     -------
@@ -415,7 +603,8 @@ def make_metric_scorer(
     ))
 
 
-def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -> Any:
+def make_cost_scorer(cost_proportion: float | Costs | None = None, *,
+                     costs: Costs | None = None, pos_label: Any = None) -> Any:
     """Make a scikit-learn scorer of the loss of predicted labels at a known cost.
 
     The loss of the labels the estimator predicts, ``Q = 2 (c #FP + (1 - c) #FN) / n``
@@ -426,12 +615,15 @@ def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -
 
     Parameters
     ----------
-    cost_proportion : float or Costs
+    cost_proportion : float or Costs, default=None
         The cost proportion ``c`` of an error on class 0, in [0, 1], or the costs in the
         user's units.
+    costs : Costs or None, default=None
+        The costs in the user's units, under the name every other function gives them
+        (instead of ``cost_proportion``).
     pos_label : object, default=None
         The positive class (class 1); ``None``: the costs' if they name one, else a scored
-        ``ThresholdChoiceClassifier``'s, else the larger label.
+        ``ThresholdChoiceClassifier``'s; labels other than 0/1 without any are refused.
 
     Returns
     -------
@@ -456,9 +648,16 @@ def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -
     >>> model = LogisticRegression().fit(X[:100], y[:100])
     >>> round(make_cost_scorer(0.2)(model, X[100:], y[100:]), 3)  # 2 (0.2 #FP + 0.8 #FN) / n
     -0.056
-    >>> round(make_cost_scorer(Costs(1, 4))(model, X[100:], y[100:]), 3)  # in units
+    >>> round(make_cost_scorer(costs=Costs(1, 4))(model, X[100:], y[100:]), 3)  # in units
     -0.14
     """
+    if (cost_proportion is None) == (costs is None):
+        raise UserError("give the cost proportion or costs=Costs(...), one of them")
+    if costs is not None:
+        if not isinstance(costs, Costs):
+            raise UserError(f"costs must be a threshold_choice.Costs (a cost proportion goes "
+                            f"in cost_proportion), got {type(costs).__name__}")
+        cost_proportion = costs
     if isinstance(cost_proportion, Costs):
         pos_label = cost_proportion.check_pos_label(pos_label, "the scorer")
         kwargs: dict[str, Any] = {"cost_proportion": cost_proportion}
@@ -473,6 +672,7 @@ def make_cost_scorer(cost_proportion: float | Costs, *, pos_label: Any = None) -
 __all__ = [
     "HIGHER_IS_BETTER",
     "METHODS",
+    "ThresholdChoiceScorer",
     "TrainingScoresScorer",
     "binary_labels",
     "cost_loss",
@@ -481,5 +681,6 @@ __all__ = [
     "make_cost_scorer",
     "make_expected_loss_scorer",
     "make_metric_scorer",
+    "make_threshold_choice_scorer",
     "metric_score",
 ]

@@ -24,7 +24,8 @@ def _run(relative: str, folder) -> Page:
 
 def test_the_library_page_runs_as_written_and_gives_the_metrics_it_lists(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    ns = _run("docs/library.md", tmp_path).namespace
+    page = _run("docs/library.md", tmp_path)
+    ns = page.namespace
     losses, metrics, test_y, test_s = ns["losses"], ns["metrics"], ns["test_y"], ns["test_s"]
     assert set(test_y) == {0, 1}
     assert len(losses) == 4 * 7 and set(losses["method"]) == {
@@ -32,6 +33,11 @@ def test_the_library_page_runs_as_written_and_gives_the_metrics_it_lists(tmp_pat
     assert {"AUC", "BS", "MAE", "CL", "RL", "RL_conv", "LogLoss", "pi0", "pi1"} <= set(metrics)
     assert metrics["AUC"] == pytest.approx(roc_auc_score(test_y, test_s), abs=1e-12)
     assert metrics["pi1"] == pytest.approx(np.mean(test_y == 1))
+    from threshold_choice import h_measure
+
+    assert page.value_of("h_measure(") == h_measure(1 - test_y, 1 - test_s)
+    interval = page.value_of("boot.intervals()").iloc[0]
+    assert interval["cost_lower"] <= interval["expected_cost"] <= interval["cost_upper"]
 
 
 def test_the_scikit_learn_page_runs_as_written_with_named_labels(tmp_path, monkeypatch):
@@ -50,6 +56,33 @@ def test_the_scikit_learn_page_runs_as_written_with_named_labels(tmp_path, monke
         assert len(scores[name]) == 5 and np.all(scores[name] <= 0), name  # negated losses
     for start in ("CertaintyDisplay.from_estimator(", "DecisionCurveDisplay.from_estimator("):
         assert page.value_of(start).figure_ is not None, start
+    _check_the_practitioners_path(page)
+
+
+def _check_the_practitioners_path(page: Page) -> None:
+    """The page's first block: the method cross-validation picks is the one the held-out
+    CertaintyDisplay ranks first at the same belief and certainty; its cost in EUR."""
+    ns = page.namespace
+    costs, search, gamma = ns["costs"], ns["search"], ns["gamma"]
+    assert costs.belief.support == pytest.approx((1 / 11, 1 / 4))
+    assert costs.false_positive == 100 and costs.pos_label == "bad"
+    chosen = page.value_of("search.best_params_")["method"]
+    assert search.best_estimator_.method == chosen
+    # what the comments say: score-fixed, at the belief's mean
+    assert chosen == "score-fixed"
+    assert page.value_of("clf.threshold()") == pytest.approx(costs.belief.mean)
+    assert page.value_of('at_gamma.sort_values("expected_loss")') == chosen
+    # the interval is in EUR per applicant: the paper's loss times (FP + FN) / 2
+    interval = page.value_of("boot.intervals()").iloc[0]
+    display = ns["display"].losses
+    loss = display[(display["gamma"] == gamma) & (display["method"] == chosen)]
+    assert interval["expected_cost"] == pytest.approx(
+        loss["expected_loss"].iloc[0] * costs.scale, rel=1e-9)
+    assert interval["cost_lower"] < interval["expected_cost"] < interval["cost_upper"]
+    # following c_hat (score-driven) pays only far above the certainty of the example
+    switches = ns["display"].switches
+    assert len(switches) == 1 and switches["gamma"].iloc[0] > 10 * gamma
+    assert switches["after"].iloc[0] == chosen
 
 
 def test_the_cost_distributions_page_runs_as_written_and_its_decompositions_add_up(

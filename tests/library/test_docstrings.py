@@ -52,17 +52,19 @@ def _documented() -> list[str]:
     """Import paths of the callables and classes of ``__all__`` (each in the module
     ``_EXPORTS`` names) and of the Displays' public methods."""
     paths = []
-    for name in threshold_choice.__all__:
+    for name in threshold_choice._EXPORTS:
         obj = getattr(threshold_choice, name)
         if inspect.isclass(obj) or inspect.isroutine(obj):
             paths.append(f"threshold_choice.{threshold_choice._EXPORTS[name]}.{name}")
+    # the modules callable as their function: the function's docstring
+    paths += [f"threshold_choice.{name}.{name}" for name in threshold_choice._CALLABLE_MODULES]
     paths += [f"threshold_choice.plotting.{display}.{method}"
               for display in DISPLAYS for method in DISPLAY_METHODS]
     return [*paths, *BELIEF_METHODS]
 
 
 DOCUMENTED = _documented()
-CONSTANTS = [name for name in threshold_choice.__all__
+CONSTANTS = [name for name in threshold_choice._EXPORTS
              if f"threshold_choice.{threshold_choice._EXPORTS[name]}.{name}" not in DOCUMENTED]
 
 

@@ -29,31 +29,54 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from threshold_choice.errors import UserError
-from threshold_choice.estimators import PREDICT_METHODS, ThresholdChoiceClassifier
+from threshold_choice.estimators import (
+    PREDICT_METHODS,
+    ThresholdChoiceClassifier,
+    expected_failed_checks,
+)
 from threshold_choice.evaluation import expected_losses
 from threshold_choice.scorers import cost_loss, make_cost_scorer
 
 
-def _expected_failures(estimator: ThresholdChoiceClassifier) -> dict[str, str]:
-    at_half = estimator.method.startswith("score-driven") and estimator.cost_proportion == 0.5
-    if at_half or not hasattr(estimator.estimator, "decision_function"):
-        return {}
-    # As scikit-learn's FixedThresholdClassifier / TunedThresholdClassifierCV: the check
-    # compares predict with decision_function > 0, i.e. the inner model's own threshold.
-    return {"check_classifiers_train": "the threshold is the method's, not probability 0.5"}
-
-
+# The classifier declares the checks it may fail (predict is not predict_proba's argmax
+# when its threshold is not 1/2): not strict, since whether a training probability falls
+# between 1/2 and the threshold depends on the check's data.
 @parametrize_with_checks(
     [
         ThresholdChoiceClassifier(LogisticRegression()),
         ThresholdChoiceClassifier(LogisticRegression(), method="score-driven-aware", gamma=4.0),
         ThresholdChoiceClassifier(DecisionTreeClassifier(max_depth=3), method="rate-driven", cv=3),
+        ThresholdChoiceClassifier(LogisticRegression(), method="score-driven"),
     ],
-    expected_failed_checks=_expected_failures,
-    xfail_strict=True,
+    expected_failed_checks=expected_failed_checks,
 )
 def test_passes_the_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_decision_function_above_zero_is_predict_for_either_positive_class(data):
+    X_train, X_test, y_train, _ = data
+    names = np.array(["benign", "malignant"])
+    for pos in names:  # classes_[1], then classes_[0]
+        clf = ThresholdChoiceClassifier(_model(), method="train-optimal", cv=None,
+                                        cost_proportion=0.3, pos_label=pos)
+        clf.fit(X_train, names[y_train])
+        decision = clf.decision_function(X_test)
+        assert np.array_equal(clf.classes_[(decision > 0).astype(int)], clf.predict(X_test))
+        # and it is the distance to the threshold, not the inner model's own margin
+        assert not np.array_equal(decision > 0, clf.estimator_.decision_function(X_test) > 0)
+
+
+def test_the_declared_check_failure_is_the_argmax_of_predict_proba_only():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    clf = ThresholdChoiceClassifier(LogisticRegression())
+    results = check_estimator(clf, expected_failed_checks=expected_failed_checks(clf),
+                              on_fail=None)
+    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+    assert failed == set()
+    assert {r["check_name"] for r in results if r["status"] == "xfail"} <= {
+        "check_classifiers_train"}
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +220,7 @@ def test_decision_function_models_use_ranks(data):
     X_train, _, y_train, _ = data
     svm = make_pipeline(StandardScaler(), LinearSVC(C=0.01))
     clf = ThresholdChoiceClassifier(svm, method="train-optimal", cv=None).fit(X_train, y_train)
-    s_train = clf.decision_function(X_train)
+    s_train = clf.estimator_.decision_function(X_train)  # the scores it thresholds
     assert clf.threshold(0.3) == _train_optimal_by_hand(y_train, s_train, 0.3)
     with pytest.raises(UserError, match="needs probabilities"):
         ThresholdChoiceClassifier(svm, method="score-driven").fit(X_train, y_train)

@@ -268,7 +268,7 @@ def test_loss_with_costs_adds_the_expected_cost_in_units(tmp_path, capsys):
                        ("upper", "upper_cost")):
         np.testing.assert_allclose(table[cost], 2.5 * table[loss], rtol=1e-9)
     assert main(["loss", "--test", str(path), "--costs", "1"]) == 2
-    assert "--costs takes two numbers FP,FN" in capsys.readouterr().err
+    assert "--costs takes two numbers separated by a comma" in capsys.readouterr().err
 
 
 def test_loss_takes_the_fixed_threshold_of_score_fixed(tmp_path, capsys):

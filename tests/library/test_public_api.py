@@ -12,7 +12,7 @@ import pytest
 import threshold_choice
 
 
-@pytest.mark.parametrize("name", threshold_choice.__all__)
+@pytest.mark.parametrize("name", sorted(threshold_choice._EXPORTS))
 def test_each_exported_name_is_its_modules_object(name: str) -> None:
     module = importlib.import_module(f"threshold_choice.{threshold_choice._EXPORTS[name]}")
     assert getattr(threshold_choice, name) is getattr(module, name)
@@ -49,3 +49,37 @@ def test_the_package_level_names_compute_a_loss_checked_by_quadrature() -> None:
     expected = np.mean(2 * (c * fp + (1 - c) * fn))
     assert list(losses["method"]) == ["score-driven"]
     assert abs(float(losses["expected_loss"].iloc[0]) - expected) < 1e-4
+
+
+def test_bootstrap_from_the_package_is_callable_as_the_function_whatever_was_imported_first(
+) -> None:
+    # in a fresh interpreter: once before, once after the module itself is imported
+    code = (
+        "import math\n"
+        "from threshold_choice import bootstrap\n"
+        "import threshold_choice.bootstrap as module\n"
+        "from threshold_choice.bootstrap import Bootstrap, bootstrap as function\n"
+        "y, s = [0, 1, 0, 1, 1, 0], [0.2, 0.7, 0.4, 0.9, 0.3, 0.1]\n"
+        "kw = dict(methods='score-driven', gammas=math.inf, metrics=[], n_boot=20)\n"
+        "a, b = bootstrap(y, s, **kw), function(y, s, **kw)\n"
+        "same = (a.replicates == b.replicates).all()\n"
+        "print(bootstrap is module, isinstance(a, Bootstrap), same,\n"
+        "      'bootstrap' in dir(__import__('threshold_choice')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["True", "True", "True", "True"]
+
+
+def test_paired_difference_returns_its_two_frames_by_name_and_as_a_pair() -> None:
+    import math
+
+    from threshold_choice import bootstrap, paired_difference
+
+    y = [0, 1, 0, 1, 1, 0, 1, 0]
+    kw = dict(methods="score-driven", gammas=math.inf, metrics=["AUC"], n_boot=30)
+    result = paired_difference(bootstrap(y, [0.2, 0.7, 0.4, 0.9, 0.3, 0.1, 0.8, 0.5], **kw),
+                               bootstrap(y, [0.3, 0.6, 0.5, 0.7, 0.2, 0.4, 0.9, 0.1], **kw))
+    losses, metrics = result
+    assert losses is result.losses and metrics is result.metrics
+    assert list(metrics["metric"]) == ["AUC"] and list(losses["method"]) == ["score-driven"]

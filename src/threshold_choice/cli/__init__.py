@@ -117,8 +117,28 @@ def _os_error_line(exc: OSError) -> str:
     return f"{where}: {what}" if where else what
 
 
+#: options whose value may start with "-" (``--costs -1,4``): argparse would take the value
+#: for an option ("expected one argument"); joined as ``--costs=-1,4``, the command's own
+#: check names the problem
+VALUE_OPTIONS: frozenset[str] = frozenset({"--costs", "--cost-ratio"})
+
+
+def _join_values(words: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if (words[i] in VALUE_OPTIONS and i + 1 < len(words)
+                and words[i + 1].startswith("-") and not words[i + 1].startswith("--")):
+            out.append(f"{words[i]}={words[i + 1]}")
+            i += 2
+            continue
+        out.append(words[i])
+        i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    words = list(sys.argv[1:] if argv is None else argv)
+    words = _join_values(list(sys.argv[1:] if argv is None else argv))
     # the command is the first word naming one (the top parser's own options come first)
     command = next((w for w in words if w in COMMANDS), None)
     args = build_parser(command).parse_args(words)

@@ -14,11 +14,15 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from threshold_choice.errors import UserError
 from threshold_choice.methods import probability_problem as _probability_problem
+
+if TYPE_CHECKING:
+    from threshold_choice.costs import Costs
 
 #: methods that threshold at the score itself (or at a map of it), so they read the scores as
 #: probabilities; the others use only the order of the scores (rank-based)
@@ -275,3 +279,68 @@ def add_pos_label_argument(parser: argparse.ArgumentParser) -> None:
         "estimates; c is the cost proportion of errors on the other class) when the label "
         "column holds names, e.g. --pos-label malignant; default: labels are 0/1",
     )
+
+
+def add_cost_arguments(parser: argparse.ArgumentParser, *, several_beliefs: bool = False
+                       ) -> None:
+    """``--costs FP,FN``, ``--cost-ratio LOW,HIGH`` and ``--cost-distribution SPEC``: the
+    costs in the user's terms, as the library's :class:`~threshold_choice.costs.Costs` and
+    beliefs take them (shared by ``loss`` and ``plot``; read with :func:`costs_from_args`).
+    ``several_beliefs``: ``--cost-distribution`` repeatable (``plot cost-weights``)."""
+    parser.add_argument(
+        "--costs", default=None, metavar="FP,FN",
+        help="the cost of a false positive (class 0 predicted 1) and of a false negative, in "
+        "your units: c = FP / (FP + FN); losses also in your units (x (FP + FN) / 2)",
+    )
+    parser.add_argument(
+        "--cost-ratio", default=None, metavar="LOW,HIGH",
+        help="a false negative costs LOW to HIGH times a false positive (e.g. 3,10): the "
+        "belief logit-uniform on c = 1/(1 + ratio), every ratio in the range equally likely "
+        "on a log scale; c is its mean and a false positive costs 1 unit (instead of --costs "
+        "and --cost-distribution)",
+    )
+    parser.add_argument(
+        "--cost-distribution", default=None, metavar="SPEC",
+        action="append" if several_beliefs else "store",
+        help="belief about the true cost proportion c: uniform (the paper's, default), "
+        "beta:A,B, uniform:LO,HI or logit-uniform:LO,HI"
+        + (" (repeatable: one line each)" if several_beliefs else ""),
+    )
+
+
+def _two_numbers(option: str, text: str, example: str) -> tuple[str, str]:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise UserError(f"{option} takes two numbers separated by a comma (e.g. {example}), "
+                        f"got {text!r}")
+    return parts[0].strip(), parts[1].strip()
+
+
+def costs_from_args(args: argparse.Namespace) -> tuple[Costs | None, str | None]:
+    """The costs of ``--costs`` or ``--cost-ratio`` (their positive class ``--pos-label``)
+    and the belief's spec (``--cost-distribution``, or ``--cost-ratio``'s; ``None``: none
+    given). One belief only: ``--cost-ratio`` with ``--cost-distribution`` is refused."""
+    from threshold_choice.costs import Costs
+
+    given = args.cost_distribution
+    if isinstance(given, list) and len(given) == 1:
+        given = given[0]
+    if args.costs is not None and args.cost_ratio is not None:
+        raise UserError("give --costs FP,FN or --cost-ratio LOW,HIGH, not both")
+    if args.cost_ratio is not None:
+        if given is not None:
+            raise UserError("--cost-ratio is a belief about c already: drop "
+                            "--cost-distribution, or give --costs FP,FN with it")
+        low, high = _two_numbers("--cost-ratio", args.cost_ratio, "3,10")
+        try:
+            low_f, high_f = float(low), float(high)
+        except ValueError:
+            raise UserError(f"--cost-ratio takes two numbers LOW,HIGH (e.g. 3,10), got "
+                            f"{args.cost_ratio!r}") from None
+        costs = Costs.from_ratio_range(low_f, high_f, pos_label=args.pos_label)
+        return costs, costs.belief.spec if costs.belief is not None else None
+    costs = None
+    if args.costs is not None:
+        fp, fn = _two_numbers("--costs", args.costs, "1,4")
+        costs = Costs(fp, fn, args.pos_label)
+    return costs, given

@@ -15,13 +15,14 @@ from threshold_choice.cli.inputs import (
     EXACT_FORMAT,
     READABLE_FORMAT,
     add_exact_argument,
+    add_cost_arguments,
     add_pos_label_argument,
     check_seed_and_bootstrap,
     check_train_given,
+    costs_from_args,
     probability_problem,
     read_scores_csv,
 )
-from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import ESTIMATORS
 from threshold_choice.fmeasure import LOSSES
@@ -36,6 +37,8 @@ from threshold_choice.uncertainty import (
 
 if TYPE_CHECKING:  # pandas and the evaluation are imported by the run: --help stays quick
     import pandas as pd
+
+    from threshold_choice.costs import Costs
 
 #: metrics the command prints, always
 _DEFAULT_CLI_METRICS = ("AUC", "BS", "MAE", "CL", "RL", "RL_conv")
@@ -104,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
         m for m in PAPER_METHODS if args.train is not None or m not in NEEDS_TRAIN
     ]
     check_train_given(methods, args.train is not None)
-    costs = _costs(args.costs, args.pos_label)
+    costs, belief = costs_from_args(args)
     labels, scores = read_scores_csv(args.test, "test", args.pos_label)
     train_y = train_s = None
     if args.train is not None:
@@ -119,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed,
         rate_threshold_offset=args.rate_threshold_offset,
         tie_breaking=args.tie_breaking,
-        cost_distribution=args.cost_distribution or "uniform",
+        cost_distribution=belief or "uniform",
         prior=args.prior,
         fixed_threshold=args.fixed_threshold,
         fixed_rate=args.fixed_rate,
@@ -130,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
     at_stated = None
     if costs is not None and args.loss == "accuracy":  # K(c0) at the costs' own c0
         at_stated = expected_losses(labels, scores, **given, at_cost=costs.cost_proportion)
-    if costs is not None and args.cost_distribution is None:
+    if costs is not None and belief is None:
         _uniform_costs_note(costs, at_stated is not None)
     metrics = compute_metrics(labels, scores, cost_distribution=settings.distribution)
     metrics.update(_decomposition_metrics(labels, scores, metrics))
@@ -217,18 +220,8 @@ def _uniform_costs_note(costs: Costs, at_column: bool) -> None:
         belief = "uniform:0,0.1" if c0 == 0.0 else "uniform:0.9,1"
     print(f"threshold-choice loss: note: expected_cost averages over c uniform on [0, 1] "
           f"(the paper's belief) while --costs states c = FP/(FP+FN) = {c0:.4g}; {at}for a "
-          f"belief centred there give --cost-distribution, e.g. {belief}", file=sys.stderr)
-
-
-def _costs(text: str | None, pos_label: str | None) -> Costs | None:
-    """``--costs FP,FN`` as :class:`~threshold_choice.costs.Costs`."""
-    if text is None:
-        return None
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise UserError(f"--costs takes two numbers FP,FN (the cost of a false positive and of "
-                        f"a false negative, e.g. 1,4), got {text!r}")
-    return Costs(parts[0].strip(), parts[1].strip(), pos_label)
+          f"belief centred there give --cost-distribution, e.g. {belief}, or a range of "
+          f"ratios, --cost-ratio LOW,HIGH", file=sys.stderr)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -307,13 +300,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="add lower,upper columns: 95%% percentile intervals from N stratified bootstrap "
         "replicates of the test set (seeded with --seed)",
     )
-    parser.add_argument(
-        "--cost-distribution",
-        default=None,
-        metavar="SPEC",
-        help="density of the true cost proportion: uniform (the paper's, default), beta:A,B, "
-        "uniform:LO,HI or logit-uniform:LO,HI",
-    )
+    add_cost_arguments(parser)
     parser.add_argument(
         "--prior",
         type=float,
@@ -331,14 +318,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--fixed-rate", type=float, default=None, metavar="R",
         help="rate-fixed's fraction of examples predicted 0 (default: the mean of "
         "--cost-distribution)",
-    )
-    parser.add_argument(
-        "--costs", default=None, metavar="FP,FN",
-        help="the cost of a false positive (class 0 predicted 1) and of a false negative, in "
-        "your units: adds expected_cost = expected_loss x (FP + FN) / 2, the cost per "
-        "example averaged over --cost-distribution (c = FP / (FP + FN) is the centre to give "
-        "it), and expected_cost_at_c, the cost per example when the true c is FP / (FP + FN) "
-        "(accuracy loss)",
     )
     parser.add_argument("--format", choices=("csv", "json"), default="csv")
     add_exact_argument(parser)

@@ -11,11 +11,18 @@ only one kind reads (``--thresholds``, ``--average``, ``--inclusive``, ``--scale
 curves, ``--cost`` and ``--f-isometric`` for FROC, ``--cost-range`` for log-odds regret,
 ``--bootstrap`` for the kinds with bands) are refused for the others, with the kinds that
 take them.
+
+Costs in the user's terms, as ``loss`` takes them: ``--costs FP,FN`` (their ``c`` marked
+where the Display marks costs; their positive class ``--pos-label``), ``--cost-ratio
+LOW,HIGH`` (a belief built from a range of ratios) and ``--cost-distribution SPEC`` (the
+belief the expected losses average over). The kind ``cost-weights`` draws beliefs
+themselves (``--cost-distribution``, repeatable, and ``--cost-ratio``'s), without scores.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,10 +30,12 @@ from typing import TYPE_CHECKING
 from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import (
     MAX_BOOTSTRAP,
+    add_cost_arguments,
     add_pos_label_argument,
     check_outputs,
     check_seed_and_bootstrap,
     check_train_given,
+    costs_from_args,
     read_scores_csv,
 )
 from threshold_choice.errors import UserError
@@ -47,7 +56,16 @@ KINDS: dict[str, str] = {
     "f-cost": "FCostDisplay",
     "roc": "ROCDisplay",
     "log-odds-regret": "LogOddsRegretDisplay",
+    "cost-weights": "CostWeightDisplay",
 }
+#: the kinds drawn from scores (``--test``); the others draw beliefs
+SCORE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "cost-weights")
+#: the kinds whose expected losses average over a belief (``--cost-distribution``)
+BELIEF_KINDS: tuple[str, ...] = ("cost-curves", "brier", "certainty", "decision-curve",
+                                 "f-cost")
+#: the scales of ``--scale`` per kind
+SCALES: dict[str, tuple[str, ...]] = {"decision-curve": ("linear", "quadratic", "log"),
+                                      "cost-weights": ("log-odds", "cost")}
 
 
 def display_class(kind: str) -> type[ThresholdChoiceDisplay]:
@@ -64,8 +82,8 @@ _KIND_OPTIONS: dict[str, tuple[str, ...]] = {
     "thresholds": ("decision-curve",),
     "average": ("decision-curve",),
     "inclusive": ("decision-curve",),
-    "scale": ("decision-curve",),
-    "cost": ("froc", "roc"),
+    "scale": ("decision-curve", "cost-weights"),
+    "cost": ("froc", "roc"),  # --cost-proportion, or --cost
     "f_isometric": ("froc",),
     "cost_range": ("log-odds-regret",),
 }
@@ -79,10 +97,33 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
             option = "--" + dest.replace("_", "-")
             raise UserError(f"{option} applies to plot kind(s) {', '.join(kinds)}, "
                             f"not {args.kind}")
+    if args.scale and args.scale not in SCALES[args.kind]:
+        raise UserError(f"--scale {args.scale} is not a scale of {args.kind}; choose from "
+                        f"{', '.join(SCALES[args.kind])}")
+    beliefs = args.cost_distribution or []
+    if args.kind == "cost-weights":  # every belief given is drawn
+        if args.costs is not None:
+            raise UserError("--costs state one c, which has no density: plot cost-weights "
+                            "draws beliefs (--cost-distribution, --cost-ratio)")
+        ratio = argparse.Namespace(**{**vars(args), "cost_distribution": None})
+        _, belief = costs_from_args(ratio)
+        drawn = [*beliefs, *([belief] if belief is not None else [])]
+        if not drawn:
+            raise UserError("plot cost-weights draws beliefs about c: give "
+                            "--cost-distribution SPEC (repeatable) or --cost-ratio LOW,HIGH")
+        return {"distributions": drawn, "scale": args.scale or "log-odds"}
+    costs, belief = costs_from_args(args)
+    if len(beliefs) > 1:
+        raise UserError("--cost-distribution is repeatable for plot cost-weights only; give "
+                        "one belief")
+    if belief is not None and args.kind not in BELIEF_KINDS:
+        raise UserError(f"--cost-distribution (or --cost-ratio's belief) applies to plot "
+                        f"kind(s) {', '.join(BELIEF_KINDS)}, not {args.kind}")
+    kwargs: dict = _marked_costs(args, costs)
     if args.kind == "froc":
-        return {"costs": args.cost, "f_isometrics": args.f_isometric}
+        return {**kwargs, "f_isometrics": args.f_isometric}
     if args.kind == "roc":
-        return {"costs": args.cost}
+        return kwargs
     if args.kind == "log-odds-regret":
         if args.cost_range is not None:
             low, high = args.cost_range
@@ -91,11 +132,12 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
                        else "e.g. --cost-range 0.05 0.5")
                 raise UserError(f"--cost-range LOW HIGH needs 0 < LOW < HIGH < 1 (the log-odds "
                                 f"of both ends finite), got {low:g} {high:g}; {fix}")
-        return {"cost_range": args.cost_range}
+        return {**kwargs, "cost_range": args.cost_range}
     from threshold_choice.evaluation import LossSettings
 
     # --seed seeds the montecarlo draws as well as the bootstrap, as in ``loss``
-    kwargs: dict = {"settings": LossSettings(estimator=args.estimator, seed=args.seed)}
+    kwargs["settings"] = LossSettings(estimator=args.estimator, seed=args.seed,
+                                      cost_distribution=belief or "uniform")
     if args.method:
         kwargs["methods"] = args.method
     if args.gamma:
@@ -105,6 +147,24 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
     if args.kind == "decision-curve":
         kwargs.update(thresholds=args.thresholds, average=args.average,
                       inclusive=args.inclusive, scale=args.scale or "linear")
+    return kwargs
+
+
+def _marked_costs(args: argparse.Namespace, costs: object) -> dict:
+    """The Display's ``costs`` (a :class:`~threshold_choice.costs.Costs`, marked where the
+    Display marks costs) and ``--cost``'s cost proportions, under the Displays' names: the
+    Displays that take ``costs=`` as a ``Costs`` name the list ``cost_proportions``; those
+    that predate it take the list as ``costs`` and the ``Costs`` nowhere."""
+    from threshold_choice.plotting import ThresholdChoiceDisplay
+
+    takes_costs = hasattr(ThresholdChoiceDisplay, "COSTS_MARKED")
+    kwargs: dict = {}
+    if args.cost:
+        kwargs["cost_proportions" if takes_costs else "costs"] = args.cost
+    marked = getattr(display_class(args.kind), "COSTS_MARKED", None)
+    if costs is not None and takes_costs and marked is not None:
+        # the files' labels are read as 0/1 already (--pos-label the 1): the costs name none
+        kwargs["costs"] = dataclasses.replace(costs, pos_label=None)
     return kwargs
 
 
@@ -134,6 +194,11 @@ def _run(args: argparse.Namespace) -> int:
             raise UserError(f"--out {out}: {path} is a folder; give a file name, e.g. "
                             f"--out {path / ('figure' + out.suffix)}")
     check_seed_and_bootstrap(args)
+    if args.kind == "cost-weights":
+        return _run_beliefs(args, out)
+    if not args.test:
+        raise UserError(f"plot {args.kind} draws scores: give --test FILE (a CSV label,score; "
+                        "repeatable, one per model)")
     trains = args.train or []
     check_outputs([out, out.with_suffix(".csv")], [*args.test, *trains])
     if trains and len(trains) != len(args.test):
@@ -180,6 +245,35 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_beliefs(args: argparse.Namespace, out: Path) -> int:
+    """``plot cost-weights``: the densities of beliefs about ``c``, no scores."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from threshold_choice.plotting import CostWeightDisplay, save_displays
+
+    for option in ("test", "train", "name", "method", "gamma", "bootstrap"):
+        if getattr(args, option):
+            raise UserError(f"--{option} applies to the kinds drawn from scores, not "
+                            "cost-weights (which draws beliefs)")
+    kwargs = _display_kwargs(args)
+    check_outputs([out, out.with_suffix(".csv")], [])
+    figure = Figure(figsize=(8.5, 5.2), layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    display = CostWeightDisplay.from_distributions(kwargs["distributions"],
+                                                   scale=kwargs["scale"], ax=ax)
+    if args.title:
+        ax.set_title(args.title, pad=10)
+    try:
+        paths = save_displays([display], out)
+    except OSError as exc:
+        raise UserError(f"cannot write --out {out} ({exc.filename}: {exc.strerror}); give a "
+                        "path in a folder you can write") from None
+    print(f"wrote {paths[out.suffix.lstrip('.').lower()]} and {paths['csv']}")
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "plot",
@@ -198,13 +292,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "gamma), roc (ROC curve, convex hull, and with --cost the optimal vertex), "
             "log-odds-regret (regret against logit(c) of the scores and of their isotonic "
             "recalibration: the areas are the log loss, its calibration and refinement; "
-            "--cost-range LOW HIGH decomposes the bounded log loss over a range). "
-            "Writes the figure (--out, png/pdf/svg) and the plotted numbers beside it (.csv)."
+            "--cost-range LOW HIGH decomposes the bounded log loss over a range), "
+            "cost-weights (the densities of beliefs about c: --cost-distribution, repeatable, "
+            "or --cost-ratio; no --test; --scale log-odds|cost). --costs FP,FN mark the "
+            "costs' c, --cost-distribution or --cost-ratio the belief the expected losses "
+            "average over, as in `loss`. Writes the figure (--out, png/pdf/svg) and the "
+            "plotted numbers beside it (.csv)."
         ),
     )
     parser.add_argument("kind", choices=tuple(KINDS))
-    parser.add_argument("--test", action="append", required=True,
-                        help="CSV label,score of a model's test scores (repeatable: one per model)")
+    parser.add_argument("--test", action="append",
+                        help="CSV label,score of a model's test scores (repeatable: one per "
+                        "model); every kind but cost-weights")
     add_pos_label_argument(parser)
     parser.add_argument("--train", action="append",
                         help="CSV label,score of its training scores (train-optimal; one per "
@@ -231,19 +330,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "[LOW, HIGH] (repeatable)")
     parser.add_argument("--inclusive", action="store_true",
                         help="decision-curve: treat iff score >= t (dcurves); default score > t")
-    parser.add_argument("--scale", choices=("linear", "quadratic", "log"),
-                        help="decision-curve: the threshold axis, t (default) or paper 002's "
-                        "rescalings -(1-t)^2/2 and ln t, over which the area between the "
-                        "prevalence and the curve on each --average range is half the bounded "
-                        "Brier score or the bounded log loss")
-    parser.add_argument("--cost", type=float, action="append", metavar="C",
+    parser.add_argument("--scale", choices=("linear", "quadratic", "log", "log-odds", "cost"),
+                        help="decision-curve: the threshold axis, t (linear, default) or paper "
+                        "002's rescalings -(1-t)^2/2 and ln t (quadratic, log), over which the "
+                        "area between the prevalence and the curve on each --average range is "
+                        "half the bounded Brier score or the bounded log loss; cost-weights: "
+                        "log-odds (default) or cost")
+    parser.add_argument("--cost-proportion", "--cost", dest="cost", type=float,
+                        action="append", metavar="C",
                         help="froc, roc: mark the F-optimal (froc) or least-loss (roc) point at "
-                        "cost proportion C (repeatable)")
+                        "cost proportion C (repeatable; the Displays' cost_proportions; --cost "
+                        "is the older name)")
     parser.add_argument("--f-isometric", type=float, action="append", metavar="F",
                         help="froc: draw the isometric of F-measure F (repeatable; default: "
                         "the best F1)")
     parser.add_argument("--cost-range", nargs=2, type=float, metavar=("LOW", "HIGH"),
                         help="log-odds-regret: shade and decompose the bounded log loss over "
                         "c in [LOW, HIGH] (0 < LOW < HIGH < 1)")
+    add_cost_arguments(parser, several_beliefs=True)
     parser.add_argument("--title", help="figure title")
     parser.set_defaults(func=_run)

@@ -7,18 +7,28 @@ Public API::
     load_prepared(parquet_path) -> PreparedDataset   # X, y (1 = majority), class_labels, ...
 """
 
-from threshold_choice.datasets.errors import (
-    ArffFormatError,
-    ChecksumMismatchError,
-    ContentHashMismatchError,
-    DatasetError,
-    RegistryError,
-    SourceUnavailableError,
-    TransformError,
-    UnknownDatasetError,
-)
-from threshold_choice.datasets.prepare import PreparedDataset, load_prepared, prepare_dataset
-from threshold_choice.datasets.registry import DatasetSpec, SourceSpec, load_registry
+try:
+    from threshold_choice.datasets.errors import (
+        ArffFormatError,
+        ChecksumMismatchError,
+        ContentHashMismatchError,
+        DatasetError,
+        RegistryError,
+        SourceUnavailableError,
+        TransformError,
+        UnknownDatasetError,
+    )
+    from threshold_choice.datasets.prepare import PreparedDataset, load_prepared, prepare_dataset
+    from threshold_choice.datasets.registry import DatasetSpec, SourceSpec, load_registry
+except ModuleNotFoundError as _missing:
+    # the reproduction's datasets need the workflow extra; say so (the library does not)
+    if (_missing.name or "").partition(".")[0] in {"yaml", "jsonschema", "pyarrow", "openml",
+                                                    "requests", "unlzw3"}:
+        raise ModuleNotFoundError(
+            f"threshold_choice.datasets needs {_missing.name}, which the core install leaves "
+            "out: install the workflow extra (pip install 'threshold-choice[workflow]')",
+            name=_missing.name) from _missing
+    raise
 
 __all__ = [
     "ArffFormatError",

@@ -12,6 +12,7 @@ Two splitters behind one interface (:class:`Splitter`):
 
 from __future__ import annotations
 
+from threshold_choice._lazy import lazy_exports
 from threshold_choice.splits.core import (
     SPLITTER_NAMES,
     NumpySplitter,
@@ -25,7 +26,11 @@ from threshold_choice.splits.core import (
     r_streams_after_splits,
     splits_frame,
 )
-from threshold_choice.splits.labels import ClassColumn, read_arff_class
+
+# the class columns read datasets (pyarrow, the workflow extra): loaded on first use, so that
+# the splitters (and ``threshold-choice splits --help``) need no optional package
+__getattr__, __dir__ = lazy_exports(__name__, {"ClassColumn": "labels",
+                                               "read_arff_class": "labels"})
 
 __all__ = [
     "SPLITTER_NAMES",
