@@ -14,8 +14,8 @@ from threshold_choice.cli import COMMANDS
 from threshold_choice.cli.inputs import (
     EXACT_FORMAT,
     READABLE_FORMAT,
-    add_exact_argument,
     add_cost_arguments,
+    add_exact_argument,
     add_pos_label_argument,
     check_seed_and_bootstrap,
     check_train_given,
