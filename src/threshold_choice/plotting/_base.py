@@ -72,7 +72,7 @@ FIGURE_SIZE = (8.0, 4.6)
 LEGEND_PLACES = ("auto", "outside", "inside")
 #: ``legend="auto"`` on a caller's axes puts the legend outside only when the figure has a
 #: layout engine (which makes room) and the legend is at most this fraction of the axes' width
-_OUTSIDE_SHARE = 0.5
+_OUTSIDE_SHARE = 0.3
 
 
 def method_style(method: str, index: int, gamma: float, color: Any = None,
@@ -222,14 +222,20 @@ class ThresholdChoiceDisplay:
 
     Drawing conventions shared by every Display: a title (the kind of plot and the model;
     ``plot(title="")`` for none), the legend where ``plot(legend=...)`` puts it (default
-    ``"auto"``: outside the axes on the right on the Display's own figure, where it never
-    covers the data; on the caller's axes outside only when their figure has a layout
-    engine to make room and the legend takes at most half the axes' width, else inside;
-    the caller's figure and its layout engine are left as they are, as scikit-learn's
-    Displays do), legend handles long enough to tell line styles apart, axis labels that
-    wrap inside the figure, and several models on one axes told apart: the first keeps the
-    method colours, each later one (without a ``color``) gets a colour of its own
-    (:data:`MODEL_COLOURS`), methods then differing by line style.
+    ``"auto"``: outside the axes on the right on the Display's own figure; on the caller's
+    axes outside only when their figure has a layout engine to make room and the legend
+    takes at most 30% of the axes' width, else inside where it covers no data: the caller's
+    figure and its layout engine are left as they are, as scikit-learn's Displays do),
+    legend handles long enough to tell line styles apart, axis labels that wrap inside the
+    figure and name the user's classes, and one encoding of models, methods and
+    certainties. One model: colour = method (the paper's: test-optimal green, train-optimal
+    blue, score-driven red), line style = certainty (solid ``gamma = inf``, dashed 0,
+    dotted and dash patterns between). Several models on one axes: colour = model
+    (:data:`MODEL_COLOURS`; the first model is drawn again in its colour when a second
+    joins it), line style = method, shade = certainty (lighter for less certain), and a
+    grouped legend: one entry per model (with its AUC or log loss where it has one), per
+    method, per certainty and per role, instead of one per curve (each curve's numbers
+    are in the displays' attributes and :attr:`data`).
 
     Attributes
     ----------
@@ -556,8 +562,9 @@ class ThresholdChoiceDisplay:
              **kwargs: Any) -> ThresholdChoiceDisplay:
         """Draw the display's numbers on a matplotlib axes.
 
-        Another display can then draw on ``self.ax_``: several models on one axes, the first
-        keeping the method colours, each later one getting a colour of its own.
+        Another display can then draw on ``self.ax_``: several models on one axes, each in
+        a colour of its own (the first drawn again in the first model colour), methods told
+        apart by line style.
 
         Parameters
         ----------
@@ -575,12 +582,15 @@ class ThresholdChoiceDisplay:
             Where the legend goes: ``"outside"`` the axes on the right (it never covers the
             data; on a figure without a layout engine, give it one, e.g.
             ``fig.set_layout_engine("constrained")``, or save with ``bbox_inches="tight"``,
-            or it may be cut off); ``"inside"`` the axes where it covers the least data
-            (matplotlib's ``loc="best"``), or a matplotlib location such as ``"lower
-            right"``; ``None``: no legend. ``"auto"``: outside on the Display's own figure,
-            and on the caller's axes when their figure has a layout engine and the legend
-            takes at most half the axes' width (the axes keep their room); inside
-            otherwise.
+            or it may be cut off); ``"inside"`` the axes where it covers no data (tried
+            on the drawn geometry in the corners, then the sides, in one column then two;
+            several models: the models' and the styles' legends apart; if every place
+            covers data and the y range is free, the top is raised to leave a band above
+            the data, which only curves marked as running off the top may cross), or a
+            matplotlib location such as ``"lower right"``; ``None``: no legend.
+            ``"auto"``: outside on the Display's own figure, and on the caller's axes when
+            their figure has a layout engine and the legend takes at most 30% of the
+            axes' width (the axes keep their room); inside otherwise.
         **kwargs
             The display's drawing options (listed in the Notes of each Display's class
             docstring), e.g. ``color``: one colour for all its curves.
@@ -997,17 +1007,31 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
         return total, [placed[k] for k in range(len(groups))]
 
     covered, legends = place_all(_INSIDE_PLACES, lenient=False)
-    if covered and headroom:
-        height = ax.get_window_extent(renderer).height
-        share = max(legend.get_window_extent(renderer).height for legend in legends) / height
-        if len(legends) > 1 and sum(legend.get_window_extent(renderer).width
-                                    for legend in legends) > 0.9 * ax.bbox.width:
-            share = sum(legend.get_window_extent(renderer).height for legend in legends) / height
-        if share < _MOST_HEADROOM:
+    if covered and headroom:  # one legend, in as many columns as fit, in a band on top
+        handles = [h for group in groups for h in group[0]]
+        labels = [t for group in groups for t in group[1]]
+        size = ax.get_window_extent(renderer)
+        fitting = []
+        for ncols in (1, 2, 3):
+            legend = Legend(ax, handles, labels, loc="upper right", ncols=ncols, **style)
+            legend.set_figure(ax.figure)
+            box = legend.get_window_extent(renderer)
+            if box.width <= 0.96 * size.width:
+                fitting.append((box.height / size.height, ncols))
+        short = [f for f in fitting if f[0] <= 0.4]
+        if fitting and min(fitting)[0] < _MOST_HEADROOM:
+            share, ncols = short[0] if short else min(fitting)
             low, high = ax.get_ylim()
-            ax.set_ylim(low, low + (high - low) / (1.0 - share - 0.04))
-            covered, legends = place_all(("upper right", "upper left", "upper center"),
-                                         lenient=True)
+            top = low + (high - low) / (1.0 - share - 0.04)
+            ax.set_ylim(low, top)
+            for loc in ("upper right", "upper left", "upper center"):
+                legend = Legend(ax, handles, labels, loc=loc, ncols=ncols, **style)
+                legend.set_figure(ax.figure)
+                if not _covered(ax, legend.get_window_extent(renderer), lenient=True):
+                    legends = [legend]
+                    break
+            else:
+                ax.set_ylim(low, high)  # no better: as it was
     for legend in legends:
         ax.legend_ = legend
         legend._remove_method = lambda h: setattr(ax, "legend_", None)

@@ -194,12 +194,15 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
             if "lower" in rows:
                 ax.fill_between(u, rows["lower"], rows["upper"], color=style["color"],
                                 alpha=band_alpha, lw=0)
+        top = float(np.nanmax(self.losses[[c for c in ("expected_loss", "upper")
+                                           if c in self.losses]].to_numpy(), initial=0.0))
         for k, row in enumerate(self.switches.itertuples(index=False)):
             # named in the legend, not on the plot, where a note would cross the curves;
             # switches told apart by line style
             # over the curves, and (with the margin below) off the spine even at gamma 500
+            # from 0 up to the curves (not across the whole height: a legend may sit above)
             u = float(to_uncertainty(row.gamma))
-            line = ax.axvline(u, color=color or "0.3", zorder=4, lw=1.3,
+            (line,) = ax.plot([u, u], [0.0, top], color=color or "0.3", zorder=4, lw=1.3,
                               ls=_SWITCH_STYLES[k % len(_SWITCH_STYLES)],
                               label=self._label(f"best changes at \u03b3\u2248{row.gamma:.3g}: "
                                                 f"{row.before} \u2192 {row.after}"))

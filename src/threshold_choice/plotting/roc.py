@@ -137,8 +137,9 @@ class ROCDisplay(ThresholdChoiceDisplay):
         points = self.points
         hull = points[points["on_hull"]]
         if not any(line.get_gid() == "threshold-choice-chance" for line in ax.get_lines()):
-            ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1.0, label="chance",
-                    gid="threshold-choice-chance")
+            (chance,) = ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1.0, label="chance",
+                                gid="threshold-choice-chance")
+            self._background(chance)  # a reference a legend may cross, not data
         (curve,) = ax.plot(points["fpr"], points["tpr"], marker="o", ms=3, lw=1.4,
                            color=color or "0.3",
                            label=self._label(f"ROC curve (AUC {self.auc:.4f})"), **line_kwargs)
