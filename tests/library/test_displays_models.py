@@ -115,13 +115,14 @@ def _samples(artist):
 
 def _data_artists(ax):
     """The plotted data: lines and shaded areas, but not the cost lines' fan (context drawn
-    light, under everything) and not a curve marked as running off the top, which a legend
-    in the band above the others may cross."""
+    light, under everything), the ROC's chance diagonal (a reference) and not a curve marked
+    as running off the top, which a legend in the band above the others may cross."""
     from matplotlib.collections import LineCollection
 
     return [a for a in [*ax.get_lines(), *ax.collections]
             if a.get_visible() and not isinstance(a, LineCollection)
-            and not str(a.get_label()).endswith(OFF_TOP)]
+            and not str(a.get_label()).endswith(OFF_TOP)
+            and a.get_gid() != "threshold-choice-chance"]  # ROC's diagonal: a reference
 
 
 def _legends(ax):
@@ -257,11 +258,12 @@ def test_f_optimal_points_beyond_the_all_positive_bound_are_inside_the_axes():
 
 def test_a_switch_of_the_best_method_at_a_large_certainty_is_off_the_spine():
     gammas = [math.inf, 1000.0, 100.0, 1.0, 0.0]
-    losses = pd.DataFrame([(m, g, v + (0.01 if m == "a" else 0.0) * (g < 475))
-                           for m in ("a", "b") for g, v in zip(gammas, [0.1, 0.11, 0.12, 0.2,
-                                                                        0.3], strict=True)],
+    low, high = "score-driven", "rate-driven"
+    losses = pd.DataFrame([(m, g, v + (0.01 if m == low else 0.0) * (g < 475))
+                           for m in (low, high) for g, v in zip(gammas, [0.1, 0.11, 0.12, 0.2,
+                                                                         0.3], strict=True)],
                           columns=["method", "gamma", "expected_loss"])
-    switches = pd.DataFrame([(475.0, "a", "b", 0.115)],
+    switches = pd.DataFrame([(475.0, low, high, 0.115)],
                             columns=["gamma", "before", "after", "expected_loss"])
     display = CertaintyDisplay(losses=losses, switches=switches, name="m").plot()
     ax = display.ax_
@@ -312,34 +314,31 @@ def test_the_f_measure_displays_name_their_positive_class_by_the_users_label(cls
     assert "F-measure of 'benign'" in ax.get_xlabel()
 
 
-def test_the_runs_off_the_top_note_follows_the_axes_when_a_later_model_rescales_them():
-    y, s = random_scores(43, 300)
-    good = np.clip(0.75 * s + 0.25 * y, 0, 1)  # a good model: its rate-driven gamma=0 peaks
-    first = CostCurveDisplay.from_predictions(y, good, name="good", methods=["test-optimal",
-                                              "score-driven", "rate-driven"])
+def test_the_runs_off_the_top_note_follows_the_axes_when_a_later_model_rescales_them(models):
+    fitted, (_, _, X_test, y_test) = models
+    first = CostCurveDisplay.from_estimator(fitted["logistic"], X_test, y_test,
+                                            pos_label="malignant", name="logistic")
     ax = first.ax_
 
     def marked():
-        return {str(line.get_label()).removesuffix(OFF_TOP) for line in ax.get_lines()
-                if str(line.get_label()).endswith(OFF_TOP)}
+        return [str(line.get_label()) for line in ax.get_lines()
+                if str(line.get_label()).endswith(OFF_TOP)]
 
-    def consistent():
+    def consistent():  # marked exactly when its peak is above the drawn top
         top = ax.get_ylim()[1]
         for line in ax.get_lines():
-            peak = np.nanmax(np.asarray(line.get_ydata(), float))
             if line.get_gid() is None and np.asarray(line.get_ydata()).size > 2:
+                peak = np.nanmax(np.asarray(line.get_ydata(), float))
                 assert str(line.get_label()).endswith(OFF_TOP) == (peak > top), line.get_label()
 
     consistent()
-    before = marked()
-    assert before  # rate-driven at gamma = 0 runs off the top
+    assert marked() == ["rate-driven, \u03b3=0: 0.2704" + OFF_TOP]
     rng = np.random.default_rng(0)
     for k in range(2):  # poor models, whose curves raise the height
-        CostCurveDisplay.from_predictions(y, rng.random(y.size), name=f"poor {k}", ax=ax,
-                                          methods=["test-optimal", "score-driven",
-                                                   "rate-driven"])
+        CostCurveDisplay.from_predictions(y_test, rng.random(y_test.size), name=f"poor {k}",
+                                          pos_label="malignant", ax=ax)
         consistent()
-    assert not {label for label in before if label.startswith("good: ")} & marked()
+    assert not [label for label in marked() if label.startswith("logistic: ")]
 
 
 # -- costs and options -------------------------------------------------------------------------

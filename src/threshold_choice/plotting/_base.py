@@ -954,12 +954,14 @@ def _grouped_entries(ax: Axes, models: Sequence[ThresholdChoiceDisplay]
                 roles.setdefault(role, Patch(color=grey, alpha=handle.get_alpha()))
     if len(gammas) < 2:
         gammas = {}
-    notes: dict[str, Any] = {}
-    for (method, gamma), names in off_top.items():
+    notes: dict[str, Any] = {}  # one per method: its certainties and, unless all, models
+    for method in dict.fromkeys(m for m, _ in off_top):
+        keys = [(m, g) for m, g in off_top if m == method]
+        names = list(dict.fromkeys(n for key in keys for n in off_top[key]))
         which = "" if len(names) == len(models) else f" ({', '.join(names)})"
-        notes[f"{method}, {gamma_legend(gamma)}{which}: runs off the top"] = Line2D(
-            [], [], color=_lighter(grey, gamma_shade(gamma)), ls=methods[method].get_linestyle(),
-            lw=1.6)
+        certainties = ", ".join(gamma_text(g) for _, g in keys)
+        notes[f"{method}, \u03b3={certainties}{which}: off the top"] = Line2D(
+            [], [], color=grey, ls=methods[method].get_linestyle(), lw=1.6)
     entries.update(methods)
     entries.update({gamma_legend(g): h for g, h in gammas.items()})
     for part in (roles, shared, own, notes):
@@ -978,6 +980,7 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
     from matplotlib.legend import Legend
 
     renderer = ax.figure._get_renderer()
+    ax.apply_aspect()  # the box a fixed aspect (square ROC space) gives the axes when drawn
 
     def place(handles: list[Any], labels: list[str], boxes: list[Any], places: Sequence[str],
               lenient: bool) -> tuple[int, Legend]:
@@ -1012,15 +1015,19 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
         labels = [t for group in groups for t in group[1]]
         size = ax.get_window_extent(renderer)
         fitting = []
-        for ncols in (1, 2, 3):
-            legend = Legend(ax, handles, labels, loc="upper right", ncols=ncols, **style)
-            legend.set_figure(ax.figure)
-            box = legend.get_window_extent(renderer)
-            if box.width <= 0.96 * size.width:
-                fitting.append((box.height / size.height, ncols))
+        for size_pt in (7, 6):  # a smaller type before giving up
+            smaller = {**style, "fontsize": size_pt, "title_fontsize": size_pt}
+            for ncols in (1, 2, 3):
+                legend = Legend(ax, handles, labels, loc="upper right", ncols=ncols, **smaller)
+                legend.set_figure(ax.figure)
+                box = legend.get_window_extent(renderer)
+                if box.width <= size.width - 4:  # inside, with its padding
+                    fitting.append((box.height / size.height, ncols, smaller))
+            if fitting:
+                break
         short = [f for f in fitting if f[0] <= 0.4]
-        if fitting and min(fitting)[0] < _MOST_HEADROOM:
-            share, ncols = short[0] if short else min(fitting)
+        if fitting and min(f[0] for f in fitting) < _MOST_HEADROOM:
+            share, ncols, style = short[0] if short else min(fitting, key=lambda f: f[0])
             low, high = ax.get_ylim()
             top = low + (high - low) / (1.0 - share - 0.04)
             ax.set_ylim(low, top)
@@ -1110,3 +1117,4 @@ def save_displays(
     frame = pd.concat([d.data for d in displays], ignore_index=True)
     save_figure(figure, path, beside={csv: frame.to_csv(index=False)})  # both or neither
     return {ext: path, "csv": csv}
+
