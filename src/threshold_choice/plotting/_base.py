@@ -552,7 +552,8 @@ class ThresholdChoiceDisplay:
             return
         c = costs.cost_proportion
         units = f" {costs.units}" if costs.units else ""
-        ax.axvline(c if x is None else x, color="0.15", ls=(0, (6, 2, 1, 2)), lw=1.0,
+        # a broad translucent band: no method's line style (several models: grey keys)
+        ax.axvline(c if x is None else x, color="tab:gray", alpha=0.35, lw=3.0,
                    zorder=2.5, gid=COSTS_GID,
                    label=f"costs FP {costs.false_positive:g}{units}, FN "
                          f"{costs.false_negative:g}{units}: c = {number_text(c)}")
