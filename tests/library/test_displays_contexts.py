@@ -195,7 +195,8 @@ def test_froc_display_holds_froc_points_and_the_f_optimal_points(run):
 
 def test_froc_display_records_and_refusals(run):
     y, s, _, _ = run
-    disp = FROCDisplay.from_predictions(y, s, f_isometrics=[0.5, 0.8], cost_proportions=[0.3], plot=False)
+    disp = FROCDisplay.from_predictions(y, s, f_isometrics=[0.5, 0.8], cost_proportions=[0.3],
+                                        plot=False)
     data = disp.data
     hull = data[data.kind == "froc_hull"]
     expected = disp.points[disp.points.on_hull].sort_values("G_x")

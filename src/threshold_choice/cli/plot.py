@@ -80,9 +80,9 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
             raise UserError(f"{option} applies to plot kind(s) {', '.join(kinds)}, "
                             f"not {args.kind}")
     if args.kind == "froc":
-        return {"costs": args.cost, "f_isometrics": args.f_isometric}
+        return {"cost_proportions": args.cost, "f_isometrics": args.f_isometric}
     if args.kind == "roc":
-        return {"costs": args.cost}
+        return {"cost_proportions": args.cost}
     if args.kind == "log-odds-regret":
         if args.cost_range is not None:
             low, high = args.cost_range
