@@ -1040,9 +1040,9 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
                     break
             else:
                 ax.set_ylim(low, high)  # no better: as it was
-    for legend in legends:
-        ax.legend_ = legend
-        legend._remove_method = lambda h: setattr(ax, "legend_", None)
+    # the last is the axes' legend (as ``ax.legend()`` makes it); the caller keeps the others
+    ax.legend_ = legends[-1]
+    legends[-1]._remove_method = ax._remove_legend
     return legends
 
 
