@@ -277,7 +277,7 @@ class ThresholdChoiceDisplay:
     #: the data by raising the top
     FIXED_Y: ClassVar[bool] = False
     #: how ``costs=`` (a :class:`Costs`) is drawn: ``"cost_proportions"`` (its ``c`` added to
-    #: that option), ``"line"`` (a vertical line, :meth:`_mark_costs`), ``None``: refused
+    #: that option), ``"line"`` (a vertical band at ``c``), ``None``: refused
     COSTS_MARKED: ClassVar[str | None] = "line"
     #: the user's costs (``costs=``) when given
     user_costs: Costs | None = None
