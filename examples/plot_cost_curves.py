@@ -28,7 +28,7 @@ tree = ThresholdChoiceClassifier(DecisionTreeClassifier(max_depth=3, random_stat
 logistic.fit(X_train, y_train)
 tree.fit(X_train, y_train)
 
-fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True, layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), layout="constrained")
 methods = ["test-optimal", "train-optimal", "score-driven", "rate-driven"]
 for ax, (name, clf) in zip(axes, [("logistic", logistic), ("tree", tree)], strict=True):
     display = CostCurveDisplay.from_estimator(

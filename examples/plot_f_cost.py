@@ -23,7 +23,7 @@ train_y = (rng.random(400) < 0.7).astype(int)
 train_s = np.clip(0.45 * train_y + 0.55 * rng.random(400), 0, 1).round(2)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
-FROCDisplay.from_predictions(y, scores, costs=[0.5], name="model", ax=left)
+FROCDisplay.from_predictions(y, scores, cost_proportions=[0.5], name="model", ax=left)
 f_cost = FCostDisplay.from_predictions(
     y, scores, train_y=train_y, train_score=train_s,
     methods=["test-optimal", "train-optimal"], gammas=[math.inf, 4], name="model", ax=right,

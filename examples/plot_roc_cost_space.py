@@ -23,7 +23,7 @@ model = GaussianNB().fit(X_train, y_train)
 scores = model.predict_proba(X_test)[:, 1]
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
-roc = ROCDisplay.from_predictions(y_test, scores, costs=[0.2, 0.7], name="naive Bayes",
+roc = ROCDisplay.from_predictions(y_test, scores, cost_proportions=[0.2, 0.7], name="naive Bayes",
                                   ax=left)
 BrierCurveDisplay.from_predictions(y_test, scores, name="naive Bayes", ax=right)
 print(f"AUC {roc.auc:.4f}, area under the convex hull {roc.auch:.4f}")

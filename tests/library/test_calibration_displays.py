@@ -100,7 +100,7 @@ def test_the_options_are_checked():
         with pytest.raises(UserError, match="cost_range"):
             LogOddsRegretDisplay.from_predictions(y, s, cost_range=bad, plot=False)
     with pytest.raises(UserError, match=r"in \(0, 1\)"):
-        LogOddsRegretDisplay.from_predictions(y, s, costs=[0.0, 0.5], plot=False)
+        LogOddsRegretDisplay.from_predictions(y, s, cost_proportions=[0.0, 0.5], plot=False)
     display = LogOddsRegretDisplay.from_predictions(y, s, cost_range=(1e-4, 0.5), plot=False)
     assert display.curves["cost"].iloc[0] == pytest.approx(1e-4)  # widened to the range
 

@@ -202,7 +202,7 @@ def test_an_infinite_f_cost_area_says_why_in_the_legend():
 
 def test_froc_zooms_on_a_good_models_points_and_marks_each_cost_apart(fitted):
     clf, X, y = fitted
-    display = FROCDisplay.from_estimator(clf, X, y, costs=[0.2, 0.5, 0.8])
+    display = FROCDisplay.from_estimator(clf, X, y, cost_proportions=[0.2, 0.5, 0.8])
     hull = display.points[display.points["on_hull"]]
     limit = display.ax_.get_xlim()[1]
     inside = hull[(hull["G_x"] <= limit) & (hull["G_y"] <= limit)]

@@ -195,7 +195,8 @@ def test_froc_display_holds_froc_points_and_the_f_optimal_points(run):
 
 def test_froc_display_records_and_refusals(run):
     y, s, _, _ = run
-    disp = FROCDisplay.from_predictions(y, s, f_isometrics=[0.5, 0.8], costs=[0.3], plot=False)
+    disp = FROCDisplay.from_predictions(y, s, f_isometrics=[0.5, 0.8], cost_proportions=[0.3],
+                                        plot=False)
     data = disp.data
     hull = data[data.kind == "froc_hull"]
     expected = disp.points[disp.points.on_hull].sort_values("G_x")
@@ -205,7 +206,7 @@ def test_froc_display_records_and_refusals(run):
     assert sorted(set(iso["series"])) == ["F=0.5", "F=0.8"]
     np.testing.assert_allclose(iso[iso.series == "F=0.5"]["x"], [0.0, 2.0])  # 2/F - 2
     with pytest.raises(UserError, match="cost proportions"):
-        FROCDisplay.from_predictions(y, s, costs=[1.5], plot=False)
+        FROCDisplay.from_predictions(y, s, cost_proportions=[1.5], plot=False)
     with pytest.raises(UserError, match="F values in"):
         FROCDisplay.from_predictions(y, s, f_isometrics=[0.0], plot=False)
 
@@ -279,7 +280,7 @@ def test_context_displays_render_headless(run, tmp_path, fmt):
     displays = {
         "dc": DecisionCurveDisplay.from_predictions(
             y, s, ax=_axes(), methods=["score-driven"], gammas=[2.0], average=(0.1, 0.4)),
-        "froc": FROCDisplay.from_predictions(y, s, ax=_axes(), costs=[0.3, 0.7]),
+        "froc": FROCDisplay.from_predictions(y, s, ax=_axes(), cost_proportions=[0.3, 0.7]),
         "fcost": FCostDisplay.from_predictions(y, s, train_y=ty, train_score=ts, ax=_axes(),
                                                gammas=[math.inf, 0.0]),
     }

@@ -125,15 +125,23 @@ def test_the_decision_curve_names_the_event_once_in_a_short_label(data):
 # -- models and certainties told apart ---------------------------------------------------------
 
 
-def test_one_model_is_named_in_the_title_and_several_before_each_entry():
+def test_one_model_is_named_in_the_title_and_several_each_by_an_entry_in_its_colour():
     y, s = random_scores(24, 150)
     first = ROCDisplay.from_predictions(y, s, name="A")
     assert first.ax_.get_title().endswith("A")
     assert not any(t.startswith("A: ") for t in _texts(first.ax_))
-    ROCDisplay.from_predictions(y, np.clip(s + 0.2, 0, 1), name="B", ax=first.ax_)
-    texts = [t for t in _texts(first.ax_) if t != "chance"]
-    assert texts and all(t.startswith(("A: ", "B: ")) for t in texts)
-    assert any(t.startswith("A: ") for t in texts) and any(t.startswith("B: ") for t in texts)
+    second = ROCDisplay.from_predictions(y, np.clip(s + 0.2, 0, 1), name="B", ax=first.ax_)
+    legend = first.ax_.get_legend()
+    entries = dict(zip(_texts(first.ax_), legend.legend_handles, strict=True))
+    for display in (first, second):  # its name and AUC, in the colour of its curves
+        entry = entries[f"{display.name} (AUC {display.auc:.3f})"]
+        curve = next(line for line in first.ax_.get_lines()
+                     if line.get_label().startswith(f"{display.name}: ROC curve"))
+        assert to_rgba(entry.get_color()) == to_rgba(curve.get_color())
+    # the curves' own labels still name their model (for the data and the legend entries)
+    labels = [str(line.get_label()) for line in first.ax_.get_lines()
+              if line.get_gid() is None and not str(line.get_label()).startswith("_")]
+    assert labels and all(t.startswith(("A: ", "B: ")) for t in labels)
 
 
 def _dash(line):
@@ -170,7 +178,7 @@ def test_a_second_models_treat_all_on_another_test_set_has_its_colour():
 
 def test_the_roc_legend_names_the_iso_cost_lines_not_line_numbers():
     y, s = random_scores(28, 150)
-    display = ROCDisplay.from_predictions(y, s, costs=[0.2, 0.7])
+    display = ROCDisplay.from_predictions(y, s, cost_proportions=[0.2, 0.7])
     texts = _texts(display.ax_)
     assert not any(" line " in f" {t} " and "iso-cost" not in t for t in texts)
     for c in (0.2, 0.7):

@@ -120,7 +120,7 @@ def test_with_ties_the_step_curve_mixes_the_adjacent_lines():
 
 def test_the_roc_display_marks_the_least_loss_vertex_at_each_cost():
     y, s = random_scores(7, 200, decimals=2)
-    display = ROCDisplay.from_predictions(y, s, costs=[0.2, 0.5, 0.8], plot=False)
+    display = ROCDisplay.from_predictions(y, s, cost_proportions=[0.2, 0.5, 0.8], plot=False)
     lines = CostLines.from_scores(y, s)
     for row in display.optimal.itertuples():
         heights = lines.left + (lines.right - lines.left) * row.c

@@ -121,11 +121,6 @@ def test_importing_the_datasets_without_the_workflow_extra_names_the_extra():
 
 
 def test_plot_passes_the_costs_to_a_display_that_marks_them(named, tmp_path, capsys):
-    from threshold_choice.plotting import ThresholdChoiceDisplay
-
-    if not hasattr(ThresholdChoiceDisplay, "COSTS_MARKED"):
-        pytest.skip("the Displays of this tree take no Costs (they come with issue 40's "
-                    "plotting half)")
     path, _, _ = named
     out = tmp_path / "r.png"
     assert main(["plot", "roc", "--test", str(path), "--pos-label", "bad", "--costs", "1,5",

@@ -152,17 +152,12 @@ def _display_kwargs(args: argparse.Namespace) -> dict:
 
 def _marked_costs(args: argparse.Namespace, costs: object) -> dict:
     """The Display's ``costs`` (a :class:`~threshold_choice.costs.Costs`, marked where the
-    Display marks costs) and ``--cost``'s cost proportions, under the Displays' names: the
-    Displays that take ``costs=`` as a ``Costs`` name the list ``cost_proportions``; those
-    that predate it take the list as ``costs`` and the ``Costs`` nowhere."""
-    from threshold_choice.plotting import ThresholdChoiceDisplay
-
-    takes_costs = hasattr(ThresholdChoiceDisplay, "COSTS_MARKED")
+    Display marks costs: its ``COSTS_MARKED``) and ``--cost``'s list of cost proportions
+    (``cost_proportions``)."""
     kwargs: dict = {}
     if args.cost:
-        kwargs["cost_proportions" if takes_costs else "costs"] = args.cost
-    marked = getattr(display_class(args.kind), "COSTS_MARKED", None)
-    if costs is not None and takes_costs and marked is not None:
+        kwargs["cost_proportions"] = args.cost
+    if costs is not None and display_class(args.kind).COSTS_MARKED is not None:
         # the files' labels are read as 0/1 already (--pos-label the 1): the costs name none
         kwargs["costs"] = dataclasses.replace(costs, pos_label=None)
     return kwargs

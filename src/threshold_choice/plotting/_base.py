@@ -12,6 +12,7 @@ its use: both go into the docstrings of its ``from_predictions`` and ``from_esti
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import math
@@ -26,6 +27,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from threshold_choice import costlines
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
     ThresholdChoiceClassifier,
@@ -33,6 +35,7 @@ from threshold_choice.estimators import (
     response_scores,
     warn_implicit_pos_label,
 )
+from threshold_choice.evaluation import LossSettings
 from threshold_choice.plotting._common import (
     FigureData,
     RunScores,
@@ -53,9 +56,13 @@ _METHOD_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1)), (0, (1, 3)))
 #: first is the paper's dotted, the next ones dash patterns told apart in a legend handle
 _GAMMA_STYLES = (":", "-.", (0, (3, 1, 1, 1, 1, 1)), (0, (10, 3)), (0, (1, 4)),
                  (0, (10, 2, 2, 2)), (0, (6, 1, 1, 1, 1, 1, 1, 1)))
-#: one colour per model once several share an axes (the CLI's and the library's alike): the
-#: first model keeps the method colours, each later one the next of these
-MODEL_COLOURS = ("tab:orange", "tab:cyan", "tab:brown", "tab:pink", "tab:olive", "tab:gray")
+#: one colour per model once several share an axes (the CLI's and the library's alike), the
+#: first model's too: it is drawn again in the first of these when a second model joins it
+MODEL_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink",
+                 "tab:olive", "tab:cyan")
+#: the grey of the legend's method, certainty and role entries once several models share an
+#: axes (their colour is the model's: the legend gives the style alone)
+_KEY_GREY = "0.3"
 #: legend handles long enough to tell solid, dashed and dotted apart
 HANDLE_LENGTH = 3.5
 #: the size of the figure a Display makes when it is given no axes (room for the legend)
@@ -65,7 +72,7 @@ FIGURE_SIZE = (8.0, 4.6)
 LEGEND_PLACES = ("auto", "outside", "inside")
 #: ``legend="auto"`` on a caller's axes puts the legend outside only when the figure has a
 #: layout engine (which makes room) and the legend is at most this fraction of the axes' width
-_OUTSIDE_SHARE = 0.5
+_OUTSIDE_SHARE = 0.3
 
 
 def method_style(method: str, index: int, gamma: float, color: Any = None,
@@ -89,10 +96,31 @@ def method_style(method: str, index: int, gamma: float, color: Any = None,
         share = 0.9 - 0.35 * rank / max(len(finite) - 1, 1)
         return {"color": _lighter(to_rgb(colour), share),
                 "ls": _GAMMA_STYLES[rank % len(_GAMMA_STYLES)]}
-    # lightness by certainty, mixed towards white (an opaque colour: overlaps stay readable)
-    share = 1.0 if math.isinf(gamma) else 0.35 + 0.65 * gamma / (gamma + 4.0)
-    return {"color": _lighter(to_rgb(color), share),
+    return {"color": _lighter(to_rgb(color), gamma_shade(gamma)),
             "ls": _METHOD_STYLES[index % len(_METHOD_STYLES)]}
+
+
+def gamma_shade(gamma: float) -> float:
+    """The share of a model's colour kept at certainty ``gamma`` (the rest mixed towards
+    white, an opaque colour: overlaps stay readable): 1 at ``inf``, 0.35 at 0."""
+    return 1.0 if math.isinf(gamma) else 0.35 + 0.65 * gamma / (gamma + 4.0)
+
+
+def number_text(value: float) -> str:
+    """A cost proportion or threshold as printed in legends: its decimal when three
+    significant digits give it exactly (``0.2``, ``0.05``), else a fraction with a small
+    denominator when it is one (``1/6``, ``1/11``: costs of 1 and 5, 1 and 10), else three
+    significant digits (``0.167``)."""
+    from fractions import Fraction
+
+    value = float(value)
+    short = f"{value:.3g}"
+    if not math.isfinite(value) or float(short) == value:
+        return short
+    fraction = Fraction(value).limit_denominator(100)
+    if abs(float(fraction) - value) <= 1e-12 * max(1.0, abs(value)):
+        return f"{fraction.numerator}/{fraction.denominator}"
+    return short
 
 
 def _lighter(rgb: tuple[float, float, float], share: float) -> tuple[float, ...]:
@@ -194,14 +222,20 @@ class ThresholdChoiceDisplay:
 
     Drawing conventions shared by every Display: a title (the kind of plot and the model;
     ``plot(title="")`` for none), the legend where ``plot(legend=...)`` puts it (default
-    ``"auto"``: outside the axes on the right on the Display's own figure, where it never
-    covers the data; on the caller's axes outside only when their figure has a layout
-    engine to make room and the legend takes at most half the axes' width, else inside;
-    the caller's figure and its layout engine are left as they are, as scikit-learn's
-    Displays do), legend handles long enough to tell line styles apart, axis labels that
-    wrap inside the figure, and several models on one axes told apart: the first keeps the
-    method colours, each later one (without a ``color``) gets a colour of its own
-    (:data:`MODEL_COLOURS`), methods then differing by line style.
+    ``"auto"``: outside the axes on the right on the Display's own figure; on the caller's
+    axes outside only when their figure has a layout engine to make room and the legend
+    takes at most 30% of the axes' width, else inside where it covers no data: the caller's
+    figure and its layout engine are left as they are, as scikit-learn's Displays do),
+    legend handles long enough to tell line styles apart, axis labels that wrap inside the
+    figure and name the user's classes, and one encoding of models, methods and
+    certainties. One model: colour = method (the paper's: test-optimal green, train-optimal
+    blue, score-driven red), line style = certainty (solid ``gamma = inf``, dashed 0,
+    dotted and dash patterns between). Several models on one axes: colour = model
+    (:data:`MODEL_COLOURS`; the first model is drawn again in its colour when a second
+    joins it), line style = method, shade = certainty (lighter for less certain), and a
+    grouped legend: one entry per model (with its AUC or log loss where it has one), per
+    method, per certainty and per role, instead of one per curve (each curve's numbers
+    are in the displays' attributes and :attr:`data`).
 
     Attributes
     ----------
@@ -239,6 +273,14 @@ class ThresholdChoiceDisplay:
     #: ``from_estimator``); a display of something else (beliefs) sets it False and has a
     #: constructor of its own
     FROM_SCORES: ClassVar[bool] = True
+    #: whether the y range is fixed (ROC space): a legend inside then finds no room above
+    #: the data by raising the top
+    FIXED_Y: ClassVar[bool] = False
+    #: how ``costs=`` (a :class:`Costs`) is drawn: ``"cost_proportions"`` (its ``c`` added to
+    #: that option), ``"line"`` (a vertical band at ``c``), ``None``: refused
+    COSTS_MARKED: ClassVar[str | None] = "line"
+    #: the user's costs (``costs=``) when given
+    user_costs: Costs | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Give the subclass ``from_predictions`` / ``from_estimator`` whose signatures
@@ -277,6 +319,7 @@ class ThresholdChoiceDisplay:
         y_score: ArrayLike,
         *,
         pos_label: Any = None,
+        costs: Costs | None = None,
         train_y: ArrayLike | None = None,
         train_score: ArrayLike | None = None,
         name: str | None = None,
@@ -305,6 +348,14 @@ class ThresholdChoiceDisplay:
             of ``y_true`` (and ``train_y``) equal to it are class 1, the others class 0;
             ``None``: the labels must be 0 or 1. Kept as the display's ``event`` (the other
             label as ``negative``).
+        costs : Costs, default=None
+            The costs of the two errors in the user's units
+            (:class:`~threshold_choice.Costs`): their positive class is the display's (a
+            different ``pos_label`` is refused), and their cost proportion
+            ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
+            optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
+            log-odds and decision curves: a vertical line at ``c``). ``CertaintyDisplay``,
+            which averages over every ``c``, refuses them.
         train_y : array-like of shape (n_train,), default=None
             Training labels, as ``y_true``, for the methods that select on training scores
             (train-optimal).
@@ -339,11 +390,13 @@ class ThresholdChoiceDisplay:
         from_estimator : The same from a fitted classifier.
         plot : Draw the display again, on other axes.
         """
+        kwargs, pos_label = cls._options(kwargs, costs, pos_label, "from_predictions")
         y_true, negative = binary_labels(y_true, pos_label, "y_true")
         if train_y is not None:
             train_y, _ = binary_labels(train_y, pos_label, "train_y")
         run = RunScores.from_arrays(y_true, y_score, train_y, train_score)
         display = cls._compute(run, **kwargs)
+        display.user_costs = costs
         display.name = name
         if pos_label is not None:
             display.event, display.negative = pos_label, negative
@@ -360,6 +413,7 @@ class ThresholdChoiceDisplay:
         y_train: ArrayLike | None = None,
         response_method: str = "auto",
         pos_label: Any = None,
+        costs: Costs | None = None,
         name: str | None = None,
         ax: Axes | None = None,
         plot: bool = True,
@@ -393,6 +447,14 @@ class ThresholdChoiceDisplay:
             The positive class (class 1); ``None``: a ``ThresholdChoiceClassifier``'s
             ``pos_label_``, else ``classes_[1]`` (with a warning when the labels are not
             0/1). Kept as the display's ``event`` (the other class as ``negative``).
+        costs : Costs, default=None
+            The costs of the two errors in the user's units
+            (:class:`~threshold_choice.Costs`): their positive class is the display's (a
+            different ``pos_label`` is refused), and their cost proportion
+            ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
+            optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
+            log-odds and decision curves: a vertical line at ``c``). ``CertaintyDisplay``,
+            which averages over every ``c``, refuses them.
         name : str, default=None
             The model's name; ``None``: its class name (through ``ThresholdChoiceClassifier``
             and ``Pipeline``).
@@ -429,24 +491,81 @@ class ThresholdChoiceDisplay:
         from_predictions : The same from labels and scores.
         plot : Draw the display again, on other axes.
         """
+        kwargs, pos_label = cls._options(kwargs, costs, pos_label, "from_estimator")
         run, pos = estimator_scores(
             estimator, X, y, X_train=X_train, y_train=y_train,
             response_method=response_method, pos_label=pos_label,
         )
         display = cls._compute(run, **kwargs)
+        display.user_costs = costs
         display.name = name or model_name(estimator)
         display.event = pos
         display.negative = next(c.item() if isinstance(c, np.generic) else c
                                 for c in np.asarray(estimator.classes_) if c != pos)
         return display.plot(ax=ax, **(plot_kwargs or {})) if plot else display
 
+    @classmethod
+    def _options(cls, kwargs: dict[str, Any], costs: Any, pos_label: Any,
+                 where: str) -> tuple[dict[str, Any], Any]:
+        """The options of ``_compute`` checked (a misspelled one is a ``TypeError`` naming
+        the nearest, not swallowed by ``**kwargs``), ``costs`` (a :class:`Costs`) agreeing
+        with ``pos_label``, and the positive class; a list of cost proportions as ``costs``
+        (the old name) is taken as ``cost_proportions``, with a ``FutureWarning``."""
+        params = inspect.signature(cls._compute).parameters
+        known = [n for n, p in params.items()
+                 if n != "run" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if any(p.kind == p.VAR_KEYWORD for p in params.values()):  # LossSettings fields
+            known += [f.name for f in dataclasses.fields(LossSettings)]
+        _refuse_unknown(f"{cls.__name__}.{where}", kwargs, known)
+        kwargs = dict(kwargs)
+        if costs is None:
+            return kwargs, pos_label
+        if not isinstance(costs, Costs):
+            if "cost_proportions" not in known:
+                raise TypeError(f"{cls.__name__}.{where}(): costs must be a "
+                                f"threshold_choice.Costs, got {type(costs).__name__}")
+            if "cost_proportions" in kwargs:
+                raise TypeError(f"{cls.__name__}.{where}(): give cost_proportions only (costs "
+                                "is a Costs)")
+            warnings.warn("a list of cost proportions as costs= is deprecated: pass them as "
+                          "cost_proportions= (costs= takes a threshold_choice.Costs)",
+                          FutureWarning, stacklevel=4)
+            kwargs["cost_proportions"] = costs
+            return kwargs, pos_label
+        if cls.COSTS_MARKED is None:
+            raise UserError(f"{cls.__name__} averages over every cost proportion, so costs "
+                            "have no place on it: give their positive class as pos_label, "
+                            "and a belief about c as cost_distribution (e.g. "
+                            "beta_from_interval)")
+        pos_label = costs.check_pos_label(pos_label, cls.__name__)
+        if cls.COSTS_MARKED == "cost_proportions":
+            given = kwargs.get("cost_proportions")
+            given = [] if given is None else list(np.atleast_1d(given))
+            kwargs["cost_proportions"] = [costs.cost_proportion, *given]
+        return kwargs, pos_label
+
+    def _mark_costs(self, ax: Axes, x: float | None = None) -> None:
+        """The user's costs (``costs=``, a :class:`Costs`) as a vertical line at ``x``
+        (default their cost proportion ``c``), once per axes, named in the legend."""
+        costs = getattr(self, "user_costs", None)
+        if costs is None or any(line.get_gid() == COSTS_GID for line in ax.get_lines()):
+            return
+        c = costs.cost_proportion
+        units = f" {costs.units}" if costs.units else ""
+        # a broad translucent band: no method's line style (several models: grey keys)
+        ax.axvline(c if x is None else x, color="tab:gray", alpha=0.35, lw=3.0,
+                   zorder=2.5, gid=COSTS_GID,
+                   label=f"costs FP {costs.false_positive:g}{units}, FN "
+                         f"{costs.false_negative:g}{units}: c = {number_text(c)}")
+
     def plot(self, ax: Axes | None = None, *, name: str | None = None,
              title: str | None = None, legend: str | None = "auto",
              **kwargs: Any) -> ThresholdChoiceDisplay:
         """Draw the display's numbers on a matplotlib axes.
 
-        Another display can then draw on ``self.ax_``: several models on one axes, the first
-        keeping the method colours, each later one getting a colour of its own.
+        Another display can then draw on ``self.ax_``: several models on one axes, each in
+        a colour of its own (the first drawn again in the first model colour), methods told
+        apart by line style.
 
         Parameters
         ----------
@@ -464,12 +583,15 @@ class ThresholdChoiceDisplay:
             Where the legend goes: ``"outside"`` the axes on the right (it never covers the
             data; on a figure without a layout engine, give it one, e.g.
             ``fig.set_layout_engine("constrained")``, or save with ``bbox_inches="tight"``,
-            or it may be cut off); ``"inside"`` the axes where it covers the least data
-            (matplotlib's ``loc="best"``), or a matplotlib location such as ``"lower
-            right"``; ``None``: no legend. ``"auto"``: outside on the Display's own figure,
-            and on the caller's axes when their figure has a layout engine and the legend
-            takes at most half the axes' width (the axes keep their room); inside
-            otherwise.
+            or it may be cut off); ``"inside"`` the axes where it covers no data (tried
+            on the drawn geometry in the corners, then the sides, in one column then two;
+            several models: the models' and the styles' legends apart; if every place
+            covers data and the y range is free, the top is raised to leave a band above
+            the data, which only curves marked as running off the top may cross), or a
+            matplotlib location such as ``"lower right"``; ``None``: no legend.
+            ``"auto"``: outside on the Display's own figure, and on the caller's axes when
+            their figure has a layout engine and the legend takes at most 30% of the
+            axes' width (the axes keep their room); inside otherwise.
         **kwargs
             The display's drawing options (listed in the Notes of each Display's class
             docstring), e.g. ``color``: one colour for all its curves.
@@ -512,12 +634,14 @@ class ThresholdChoiceDisplay:
             figure._threshold_choice_own = True  # its legend outside: room was made for it
         if name is not None:
             self.name = name
+        self._check_drawing_options(kwargs)
         drawn = _displays_on(ax)
         self._order = len(drawn)  # 0: the first display on these axes
         if kwargs.get("color") is None and self._order and self._takes_color():
-            kwargs["color"] = MODEL_COLOURS[(self._order - 1) % len(MODEL_COLOURS)]
-        if self._order == 1:  # a second model: the first one's entries now need its name
-            drawn[0]._name_entries()
+            kwargs["color"] = MODEL_COLOURS[self._order % len(MODEL_COLOURS)]
+        self._draw_kwargs = dict(kwargs)
+        if self._order == 1:  # a second model: the first one drawn again in its model colour
+            drawn[0]._join(ax)
         before = set(ax.get_children())
         self._draw(ax, **kwargs)
         self._artists = [a for a in ax.get_children() if a not in before]
@@ -533,6 +657,57 @@ class ThresholdChoiceDisplay:
     def _takes_color(self) -> bool:
         """Whether ``_draw`` takes ``color`` (one colour for a model's curves)."""
         return "color" in inspect.signature(self._draw).parameters
+
+    def _check_drawing_options(self, kwargs: dict[str, Any]) -> None:
+        """Refuse a drawing option ``_draw`` does not take (a misspelling would otherwise
+        reach matplotlib as a line property, or be dropped)."""
+        params = inspect.signature(self._draw).parameters
+        if any(p.kind == p.VAR_KEYWORD for p in params.values()):
+            return  # the rest are matplotlib line properties, which matplotlib checks
+        _refuse_unknown(f"{type(self).__name__}.plot", kwargs,
+                        [n for n in params if n != "ax"])
+
+    @property
+    def _colour(self) -> Any:
+        """The model's colour once several models share the axes (``None`` before)."""
+        return getattr(self, "_draw_kwargs", {}).get("color")
+
+    def _join(self, ax: Axes) -> None:
+        """A second model joins this (first) display's axes: draw it again in the first
+        model colour (methods then told apart by line style, as the later models'), unless
+        it was given a colour, and name its entries."""
+        if self._takes_color() and self._colour is None:
+            for artist in getattr(self, "_artists", ()):
+                try:
+                    artist.remove()
+                except (NotImplementedError, ValueError):  # already gone (an old legend)
+                    pass
+            self._draw_kwargs = {**self._draw_kwargs, "color": MODEL_COLOURS[0]}
+            before = set(ax.get_children())
+            self._draw(ax, **self._draw_kwargs)
+            self._artists = [a for a in ax.get_children() if a not in before]
+        self._name_entries()
+
+    def _key(self, artist: Any, *, method: str | None = None, gamma: float | None = None,
+             role: str | None = None, own: bool = False) -> Any:
+        """Say what ``artist`` stands for in the legend of several models (returned as
+        given): a method's curve at ``gamma`` (one legend entry per method and one per
+        certainty, in grey), a ``role`` (one grey entry per role: "ROC curve"; ``""``: the
+        model's own entry stands for it), or ``own`` (an entry of its own, with the model's
+        name: a number of this model)."""
+        artist._threshold_choice_key = (self, method, gamma, role, own)
+        return artist
+
+    @staticmethod
+    def _background(artist: Any) -> Any:
+        """Mark ``artist`` as context, not data (the cost lines' fan): a legend may cover
+        it."""
+        artist._threshold_choice_background = True
+        return artist
+
+    def _summary(self) -> str | None:
+        """A number of the model for its entry in a legend of several models (the AUC)."""
+        return None
 
     def _label(self, text: str) -> str:
         """A legend entry of this model: prefixed with its name once several models share
@@ -570,23 +745,41 @@ class ThresholdChoiceDisplay:
         self._legend(ax, legend_title)
 
     def _legend(self, ax: Axes, title: str | None = None) -> Legend | None:
-        """The legend where ``plot(legend=...)`` puts it (see :meth:`plot`)."""
+        """The legend where ``plot(legend=...)`` puts it (see :meth:`plot`): with several
+        models, their colours then the styles (:func:`_grouped_entries`), inside the axes as
+        two compact legends placed apart."""
+        for old in [*getattr(ax, "_threshold_choice_legends", ()), ax.get_legend()]:
+            if old is not None and old.axes is not None:
+                old.remove()
+        ax._threshold_choice_legends = []  # type: ignore[attr-defined]
         place = self._legend_place
         if place is None:
-            old = ax.get_legend()
-            if old is not None:
-                old.remove()
             return None
+        models = [d for d in _displays_on(ax) if d is not self] + [self]
+        if len(models) > 1 and all(d._takes_color() for d in models):
+            handles, labels = _grouped_entries(ax, models)
+            groups = [(handles[:len(models)], labels[:len(models)]),
+                      (handles[len(models):], labels[len(models):])]
+            title = None  # the numbers are the models' (their ``data``), not the entries'
+        else:
+            handles, labels = ax.get_legend_handles_labels()
+            groups = [(handles, labels)]
         style = {"fontsize": 7, "title": title, "title_fontsize": 7,
                  "handlelength": HANDLE_LENGTH}
         if place in ("auto", "outside"):
-            legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                               frameon=False, **style)
+            legend = ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                               borderaxespad=0.0, frameon=False, **style)
             if place == "outside" or _room_outside(ax, legend):
                 return legend
             place = "inside"
-        loc = "best" if place == "inside" else place
-        return ax.legend(loc=loc, framealpha=0.85, **style)
+        if place != "inside":
+            return ax.legend(handles, labels, loc=place, framealpha=0.85, **style)
+        legends = _legends_inside(ax, [g for g in groups if g[0]],
+                                  {"framealpha": 0.85, **style}, headroom=not self.FIXED_Y)
+        for legend in legends[:-1]:  # a second ax.legend() replaces the first: keep it
+            ax.add_artist(legend)
+        ax._threshold_choice_legends = legends[:-1]  # type: ignore[attr-defined]
+        return legends[-1]
 
     @property
     def data(self) -> pd.DataFrame:
@@ -700,6 +893,207 @@ def _room_outside(ax: Axes, legend: Legend) -> bool:
     return width <= _OUTSIDE_SHARE * ax.get_window_extent(renderer).width
 
 
+#: the gid of the line marking the user's costs (not data: no curve sets a range by it)
+COSTS_GID = "threshold-choice-costs"
+#: the places tried, in order, for a legend inside the axes that covers no data
+_INSIDE_PLACES = ("upper right", "upper left", "lower right", "lower left", "center right",
+                  "center left", "upper center", "lower center", "center")
+#: the most of the axes' height a legend may take once the top is raised to make room for it
+_MOST_HEADROOM = 0.6
+
+
+def _grouped_entries(ax: Axes, models: Sequence[ThresholdChoiceDisplay]
+                     ) -> tuple[list[Any], list[str]]:
+    """The legend of several models on ``ax``: one entry per model (its colour), per method
+    (its line style, in grey), per certainty (its shade of grey), per role (the ROC curve,
+    the hull...: its style in grey), the shared references (chance, treat all) and the
+    entries a model keeps of its own (the switches of the best method), then which curves
+    run off the top: a few entries instead of models x methods x certainties."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgb
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    grey = to_rgb(_KEY_GREY)
+    entries: dict[str, Any] = {}
+    for k, display in enumerate(models):
+        text = display.name or f"model {k + 1}"
+        summary = display._summary()
+        entries[f"{text} ({summary})" if summary else text] = Line2D(
+            [], [], color=display._colour or MODEL_COLOURS[k % len(MODEL_COLOURS)], lw=2.5)
+    methods: dict[str, Any] = {}
+    gammas: dict[float, Any] = {}
+    roles: dict[str, Any] = {}
+    shared: dict[str, Any] = {}
+    own: dict[str, Any] = {}
+    off_top: dict[tuple[str, float], list[str]] = {}
+    for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+        key = getattr(handle, "_threshold_choice_key", None)
+        if key is None or key[0] not in models:
+            shared.setdefault(label, handle)
+            continue
+        display, method, gamma, role, keep = key
+        if keep:
+            own.setdefault(label, handle)
+        elif method is not None:
+            ls = handle.get_linestyle()
+            methods.setdefault(method, Line2D([], [], color=grey, ls=ls, lw=1.6))
+            if gamma is not None:
+                gammas.setdefault(gamma, Line2D([], [], lw=2.5, color=_lighter(
+                    grey, gamma_shade(gamma))))
+                if label.endswith(" (runs off the top)"):
+                    off_top.setdefault((method, gamma), []).append(display.name or "")
+        elif role:
+            if isinstance(handle, Line2D):
+                roles.setdefault(role, Line2D(
+                    [], [], color=grey, ls=handle.get_linestyle(), lw=handle.get_linewidth(),
+                    marker=handle.get_marker(), ms=handle.get_markersize(),
+                    markeredgecolor="k", markeredgewidth=0.5))
+            elif isinstance(handle, LineCollection):
+                roles.setdefault(role, Line2D([], [], color="0.55", lw=0.8))
+            else:  # a shaded area
+                roles.setdefault(role, Patch(color=grey, alpha=handle.get_alpha()))
+    if len(gammas) < 2:
+        gammas = {}
+    notes: dict[str, Any] = {}  # one per method: its certainties and, unless all, models
+    for method in dict.fromkeys(m for m, _ in off_top):
+        keys = [(m, g) for m, g in off_top if m == method]
+        names = list(dict.fromkeys(n for key in keys for n in off_top[key]))
+        which = "" if len(names) == len(models) else f" ({', '.join(names)})"
+        certainties = ", ".join(gamma_text(g) for _, g in keys)
+        notes[f"{method}, \u03b3={certainties}{which}: off the top"] = Line2D(
+            [], [], color=grey, ls=methods[method].get_linestyle(), lw=1.6)
+    entries.update(methods)
+    entries.update({gamma_legend(g): h for g, h in gammas.items()})
+    for part in (roles, shared, own, notes):
+        entries.update(part)
+    return list(entries.values()), list(entries)
+
+
+def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
+                    style: dict[str, Any], *, headroom: bool) -> list[Legend]:
+    """A legend per group of entries inside ``ax``, each where it covers no data nor the
+    legends placed before it, tried on the drawn geometry at :data:`_INSIDE_PLACES` in one
+    column, then (a long one) in two. If one finds no such place and the y range is free
+    (``headroom``), the top is raised to leave a band above the data for them (where only
+    curves marked as running off the top may pass); else each goes where it covers the
+    fewest curves."""
+    from matplotlib.legend import Legend
+
+    renderer = ax.figure._get_renderer()
+    ax.apply_aspect()  # the box a fixed aspect (square ROC space) gives the axes when drawn
+
+    def place(handles: list[Any], labels: list[str], boxes: list[Any], places: Sequence[str],
+              lenient: bool) -> tuple[int, Legend]:
+        best: tuple[int, Legend] | None = None
+        for ncols in (1, 2) if len(labels) > 4 else (1,):
+            for loc in places:
+                legend = Legend(ax, handles, labels, loc=loc, ncols=ncols, **style)
+                legend.set_figure(ax.figure)
+                box = legend.get_window_extent(renderer)
+                covered = _covered(ax, box, lenient) + 1000 * (
+                    sum(box.overlaps(b) for b in boxes)
+                    + (box.width > ax.get_window_extent(renderer).width))
+                if not covered:
+                    return 0, legend
+                if best is None or covered < best[0]:
+                    best = (covered, legend)
+        assert best is not None
+        return best
+
+    def place_all(places: Sequence[str], lenient: bool) -> tuple[int, list[Legend]]:
+        total, placed, boxes = 0, {}, []
+        for k in sorted(range(len(groups)), key=lambda k: -len(groups[k][1])):  # big first
+            covered, legend = place(*groups[k], boxes, places, lenient)
+            total += covered
+            placed[k] = legend
+            boxes.append(legend.get_window_extent(renderer))
+        return total, [placed[k] for k in range(len(groups))]
+
+    covered, legends = place_all(_INSIDE_PLACES, lenient=False)
+    if covered and headroom:  # one legend, in as many columns as fit, in a band on top
+        handles = [h for group in groups for h in group[0]]
+        labels = [t for group in groups for t in group[1]]
+        size = ax.get_window_extent(renderer)
+        fitting = []
+        for size_pt in (7, 6):  # a smaller type before giving up
+            smaller = {**style, "fontsize": size_pt, "title_fontsize": size_pt}
+            for ncols in (1, 2, 3):
+                legend = Legend(ax, handles, labels, loc="upper right", ncols=ncols, **smaller)
+                legend.set_figure(ax.figure)
+                box = legend.get_window_extent(renderer)
+                if box.width <= size.width - 4:  # inside, with its padding
+                    fitting.append((box.height / size.height, ncols, smaller))
+            if fitting:
+                break
+        short = [f for f in fitting if f[0] <= 0.4]
+        if fitting and min(f[0] for f in fitting) < _MOST_HEADROOM:
+            share, ncols, style = short[0] if short else min(fitting, key=lambda f: f[0])
+            low, high = ax.get_ylim()
+            top = low + (high - low) / (1.0 - share - 0.04)
+            ax.set_ylim(low, top)
+            for loc in ("upper right", "upper left", "upper center"):
+                legend = Legend(ax, handles, labels, loc=loc, ncols=ncols, **style)
+                legend.set_figure(ax.figure)
+                if not _covered(ax, legend.get_window_extent(renderer), lenient=True):
+                    legends = [legend]
+                    break
+            else:
+                ax.set_ylim(low, high)  # no better: as it was
+    # the last is the axes' legend (as ``ax.legend()`` makes it); the caller keeps the others
+    ax.legend_ = legends[-1]
+    legends[-1]._remove_method = ax._remove_legend
+    return legends
+
+
+def _covered(ax: Axes, box: Any, lenient: bool = False) -> int:
+    """How many of ``ax``'s data artists (lines, their markers, shaded areas; not those
+    marked as background) the display-space box ``box`` covers; ``lenient``: not counting
+    the curves marked as running off the top."""
+    from matplotlib.transforms import Bbox
+
+    count = 0
+    artists = [*ax.get_lines(), *ax.collections]
+    for artist in artists:
+        if not artist.get_visible() or getattr(artist, "_threshold_choice_background", False):
+            continue
+        if lenient and str(artist.get_label()).endswith(" (runs off the top)"):
+            continue
+        transform = artist.get_transform()
+        if hasattr(artist, "get_path") and not hasattr(artist, "get_paths"):  # a Line2D
+            marker = artist.get_marker()
+            pad = artist.get_markersize() * ax.figure.dpi / 144.0 if marker not in (
+                None, "None", "none", "", " ") else 0.0
+            drawn = artist.get_linestyle() not in ("None", "none", "", " ")
+            paths = [(transform.transform_path(artist.get_path()), False, drawn, pad)]
+        else:
+            paths = [(transform.transform_path(p), True, True, 0.0)
+                     for p in artist.get_paths()]
+        for path, filled, drawn, pad in paths:
+            padded = Bbox.from_extents(box.x0 - pad - 1, box.y0 - pad - 1, box.x1 + pad + 1,
+                                       box.y1 + pad + 1)
+            v = path.vertices
+            v = v[np.isfinite(v).all(axis=1)]
+            inside = ((v[:, 0] >= padded.x0) & (v[:, 0] <= padded.x1)
+                      & (v[:, 1] >= padded.y0) & (v[:, 1] <= padded.y1))
+            if inside.any() or (drawn and len(v) > 1 and path.intersects_bbox(padded, filled)):
+                count += 1
+                break
+    return count
+
+
+def _refuse_unknown(where: str, given: Any, known: Sequence[str]) -> None:
+    """A ``TypeError`` naming the first of ``given``'s keywords not in ``known`` (and the
+    nearest known one), as Python's for an unexpected keyword argument."""
+    import difflib
+
+    unknown = [k for k in given if k not in known]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], known, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else f"; it takes {', '.join(known)}"
+        raise TypeError(f"{where}() got an unexpected keyword argument {unknown[0]!r}{hint}")
+
+
 def _displays_on(ax: Axes) -> list[ThresholdChoiceDisplay]:
     """The Displays drawn on ``ax`` so far (kept on the axes)."""
     drawn = getattr(ax, "_threshold_choice_displays", None)
@@ -724,3 +1118,4 @@ def save_displays(
     frame = pd.concat([d.data for d in displays], ignore_index=True)
     save_figure(figure, path, beside={csv: frame.to_csv(index=False)})  # both or neither
     return {ext: path, "csv": csv}
+

@@ -27,7 +27,7 @@ from threshold_choice.calibration import (
     regret_curves,
 )
 from threshold_choice.errors import UserError
-from threshold_choice.plotting._base import ThresholdChoiceDisplay
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, number_text
 from threshold_choice.plotting._common import RunScores, clipped_span
 
 #: the costs drawn by default: 1001 points evenly spaced in log-odds over [0.001, 0.999]
@@ -144,7 +144,7 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
         cls,
         run: RunScores,
         *,
-        costs: ArrayLike | None = None,
+        cost_proportions: ArrayLike | None = None,
         cost_range: ArrayLike | None = None,
     ) -> LogOddsRegretDisplay:
         """Compute the regret curves and the log loss decomposition from one run.
@@ -154,7 +154,7 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
         run : RunScores
             The labels and scores of the test part (the training part is not used); the
             scores must be probabilities in [0, 1].
-        costs : array-like of float, default=None
+        cost_proportions : array-like of float, default=None
             The cost proportions drawn, in (0, 1); ``None``: 1001 points evenly spaced in
             log-odds over [0.001, 0.999], widened to hold ``cost_range``.
         cost_range : tuple of float, default=None
@@ -167,16 +167,16 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
             The display, not drawn.
         """
         bounds = _cost_range(cost_range)
-        if costs is None:
+        if cost_proportions is None:
             low, high = DEFAULT_DRAWN
             if bounds is not None:
                 low, high = min(low, bounds[0]), max(high, bounds[1])
             c = expit(np.linspace(logit(low), logit(high), _POINTS))
         else:
-            c = np.sort(np.atleast_1d(np.asarray(costs, dtype=np.float64)))
+            c = np.sort(np.atleast_1d(np.asarray(cost_proportions, dtype=np.float64)))
             if c.ndim != 1 or c.size < 2 or not np.all((c > 0.0) & (c < 1.0)):
-                raise UserError("costs must be at least two cost proportions in (0, 1) (their "
-                                "log-odds are drawn)")
+                raise UserError("cost_proportions must be at least two cost proportions in "
+                                "(0, 1) (their log-odds are drawn)")
         curves = regret_curves(run.test_y, run.test_s, c)
         whole = bounds or (0.0, 1.0)
         decomposition = log_loss_decomposition(run.test_y, run.test_s, low=whole[0],
@@ -193,12 +193,14 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
         refinement = self.curves["refinement"].to_numpy()
         d = self.decomposition
         where = "" if self.cost_range is None else (
-            f" on [{self.cost_range[0]:.3g}, {self.cost_range[1]:.3g}]")
-        ax.plot(x, regret, color=colour, lw=1.8, zorder=3,
-                label=self._label(f"scores: log loss{where} {d.loss:.4f}"),
-                **line_kwargs)
-        ax.plot(x, refinement, color=colour, ls="--", lw=1.3, zorder=3,
-                label=self._label("recalibrated (PAV)"))
+            f" on [{number_text(self.cost_range[0])}, {number_text(self.cost_range[1])}]")
+        (line,) = ax.plot(x, regret, color=colour, lw=1.8, zorder=3,
+                          label=self._label(f"scores: log loss{where} {d.loss:.4f}"),
+                          **line_kwargs)
+        self._key(line, role="scores")
+        (line,) = ax.plot(x, refinement, color=colour, ls="--", lw=1.3, zorder=3,
+                          label=self._label("recalibrated (PAV)"))
+        self._key(line, role="recalibrated (PAV)")
         if fill:
             span, upper, lower = x, regret, refinement
             if self.cost_range is not None:
@@ -207,15 +209,20 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
                 lower = clipped_span(x, refinement, ends)[1]
                 for end in ends:
                     ax.axvline(end, color=colour, ls=":", lw=0.9, zorder=2)
-            ax.fill_between(span, lower, upper, color=colour, alpha=0.35, lw=0, zorder=1,
-                            label=self._label(f"calibration {d.calibration:.4f}"))
-            ax.fill_between(span, 0.0, lower, color=colour, alpha=0.12, lw=0, zorder=1,
-                            label=self._label(f"refinement {d.refinement:.4f}"))
+            area = ax.fill_between(span, lower, upper, color=colour, alpha=0.35, lw=0,
+                                   zorder=1, label=self._label(
+                                       f"calibration {d.calibration:.4f}"))
+            self._key(area, role="calibration (area)")
+            area = ax.fill_between(span, 0.0, lower, color=colour, alpha=0.12, lw=0, zorder=1,
+                                   label=self._label(f"refinement {d.refinement:.4f}"))
+            self._key(area, role="refinement (area)")
         top = max(float(np.nanmax(np.asarray(line.get_ydata(), float)))
                   for line in ax.get_lines() if np.asarray(line.get_ydata()).size > 2)
         ax.set_ylim(0.0, 1.08 * top if top > 0 else 1.0)
         lo, hi = self._xlim(ax, x)
         ax.set_xlim(lo, hi)
+        if self.user_costs is not None:
+            self._mark_costs(ax, float(logit(self.user_costs.cost_proportion)))
         ticks = [c for c in _TICKS if lo - 1e-9 <= logit(c) <= hi + 1e-9]
         ax.set_xticks(logit(np.asarray(ticks)), [f"{c:g}\n{_odds_text(c)}" for c in ticks])
         # two short lines: the label fits a panel as wide as its ticks
@@ -223,6 +230,9 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
                      "log-odds axis; ticks: c and the odds c : 1 \u2212 c",
                      "regret  c\u00b7FP/n + (1 \u2212 c)\u00b7FN/n",
                      legend_title="areas over logit(c):\nlog loss = calibration + refinement")
+
+    def _summary(self) -> str:
+        return f"log loss {self.decomposition.loss:.3f}"
 
     @staticmethod
     def _xlim(ax: Axes, x: np.ndarray) -> tuple[float, float]:

@@ -108,6 +108,7 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
     """
 
     TITLE = "Expected loss against certainty"
+    COSTS_MARKED = None  # it averages over every cost proportion
     DEFAULT_METHODS: tuple[str, ...] = ("train-optimal", "score-driven", "rate-driven")
 
     def __init__(self, *, losses: pd.DataFrame, switches: pd.DataFrame,
@@ -187,21 +188,30 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
             rows = self.losses[self.losses["method"] == method].sort_values("gamma")
             u = to_uncertainty(rows["gamma"])
             style = method_style(method, i, math.inf, color)
-            ax.plot(u, rows["expected_loss"], marker="o", ms=2.5, lw=1.6,
-                    label=self._label(method), **{**style, **line_kwargs})
+            (line,) = ax.plot(u, rows["expected_loss"], marker="o", ms=2.5, lw=1.6,
+                              label=self._label(method), **{**style, **line_kwargs})
+            self._key(line, method=method)
             if "lower" in rows:
                 ax.fill_between(u, rows["lower"], rows["upper"], color=style["color"],
                                 alpha=band_alpha, lw=0)
+        top = float(np.nanmax(self.losses[[c for c in ("expected_loss", "upper")
+                                           if c in self.losses]].to_numpy(), initial=0.0))
         for k, row in enumerate(self.switches.itertuples(index=False)):
             # named in the legend, not on the plot, where a note would cross the curves;
             # switches told apart by line style
+            # over the curves, and (with the margin below) off the spine even at gamma 500
+            # from 0 up to the curves (not across the whole height: a legend may sit above)
             u = float(to_uncertainty(row.gamma))
-            ax.axvline(u, color=color or "0.3", ls=_SWITCH_STYLES[k % len(_SWITCH_STYLES)],
-                       lw=1, label=self._label(f"best changes at \u03b3\u2248{row.gamma:.3g}: "
-                                               f"{row.before} \u2192 {row.after}"))
+            (line,) = ax.plot([u, u], [0.0, top], color=color or "0.3", zorder=4, lw=1.3,
+                              ls=_SWITCH_STYLES[k % len(_SWITCH_STYLES)],
+                              label=self._label(f"best changes at \u03b3\u2248{row.gamma:.3g}: "
+                                                f"{row.before} \u2192 {row.after}"))
+            self._key(line, own=True)
         ticks = list(_TICK_GAMMAS)
         ax.set_xticks(to_uncertainty(ticks), [gamma_text(g) for g in ticks])
-        ax.set_xlim(0, 1)
+        # a margin either side: gamma = inf (u = 0) and a switch at a large gamma (u = 0.002
+        # at 500) are not drawn on the spines
+        ax.set_xlim(-_MARGIN, 1 + _MARGIN)
         self._finish(ax, "certainty \u03b3 (axis: 1/(1+\u03b3); left known cost, right none)",
                      "expected loss")
 
@@ -213,6 +223,10 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
                 yield "band_upper", method, rows["gamma"], rows["upper"]
         for row in self.switches.itertuples(index=False):
             yield "switch", f"{row.before} -> {row.after}", row.gamma, row.expected_loss
+
+
+#: the margin either side of the certainty axis u in [0, 1]
+_MARGIN = 0.03
 
 
 def _switches(

@@ -25,7 +25,12 @@ from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make_selection
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
+from threshold_choice.plotting._base import (
+    COSTS_GID,
+    ThresholdChoiceDisplay,
+    gamma_legend,
+    method_style,
+)
 from threshold_choice.plotting._common import RunScores, c_grid
 from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
@@ -317,10 +322,11 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                 label += f" ({len(self.cost_lines)} of {self.cost_lines_total})"
             # a light fan: the fewer the lines, the darker each (they are context, not data)
             alpha = float(np.clip(25.0 / len(self.cost_lines), 0.08, 0.6))
-            ax.add_collection(LineCollection(
+            fan = ax.add_collection(LineCollection(
                 segments, colors="0.55", linewidths=0.5, alpha=alpha, zorder=1,
                 label=self._label(label),
             ))
+            self._key(self._background(fan), role=self.LINES_LABEL)
         methods = list(dict.fromkeys(self.curves["method"]))
         gammas = list(dict.fromkeys(self.curves["gamma"]))
         area = self.areas.set_index(["method", "gamma"])["expected_loss"]
@@ -330,15 +336,17 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             shown = f"{value:.4f}" if math.isfinite(value) else INFINITE_AREA
             text = f"{self._method_label(method)}, {gamma_legend(gamma)}: {shown}"
             loss = curve["loss"].to_numpy()  # infinite parts (K_F) are not drawn
-            ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6, zorder=3,
-                    label=self._label(text), **{**style, **line_kwargs})
+            (line,) = ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6,
+                              zorder=3, label=self._label(text), **{**style, **line_kwargs})
+            self._key(line, method=self._method_label(method), gamma=gamma)
             if self.bands is not None:
                 band = self.bands[(self.bands["method"] == method) & (self.bands["gamma"] == gamma)]
                 ax.fill_between(band["c"], band["lower"], band["upper"], color=style["color"],
                                 alpha=band_alpha, lw=0, zorder=2)
         # the curves of every display on the axes set the height (cost lines reach 2 pi),
         # up to the bound (near an infinite part, K_F of a poor method can be far higher)
-        top = _focused_top(ax.get_lines(), focus)
+        top = _focused_top([line for line in ax.get_lines() if line.get_gid() != COSTS_GID],
+                           focus)
         if self.bands is not None and not focus:
             top = max(top, self.bands["upper"].max())
         top *= 1.15
@@ -349,6 +357,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             legend_title = legend_title.replace("(area)", "(area weighted by w)")
             if belief:
                 self._draw_belief(ax, top)
+        self._mark_costs(ax)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, top)
         self._finish(ax, self._x_label(), self.Y_LABEL, legend_title)
@@ -391,7 +400,8 @@ _OFF_TOP = " (runs off the top)"
 
 def _focused_top(lines: Sequence[Any], focus: bool) -> float:
     """The highest peak of ``lines``, or with ``focus`` the highest of those within
-    :data:`FOCUS_RATIO` times the median peak, the others' labels marked."""
+    :data:`FOCUS_RATIO` times the median peak, the others' labels marked (and the marks of
+    those a later model's curves brought back within the height taken off)."""
     peaks = np.array([np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
                       for line in lines])
     if not peaks.size:
@@ -404,8 +414,13 @@ def _focused_top(lines: Sequence[Any], focus: bool) -> float:
         return float(peaks.max())
     for line, peak in zip(lines, peaks, strict=True):
         label = str(line.get_label())
-        if peak > limit and not label.startswith("_") and not label.endswith(_OFF_TOP):
+        if label.startswith("_"):
+            continue
+        marked = label.endswith(_OFF_TOP)
+        if peak > limit and not marked:
             line.set_label(label + _OFF_TOP)
+        elif peak <= limit and marked:  # the axes now reach its peak
+            line.set_label(label.removesuffix(_OFF_TOP))
     return float(kept.max())
 
 

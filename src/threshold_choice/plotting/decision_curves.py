@@ -40,7 +40,13 @@ from threshold_choice.decision_curves import (
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.metrics import bounded_brier_score, bounded_log_loss
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, gamma_legend, method_style
+from threshold_choice.plotting._base import (
+    COSTS_GID,
+    ThresholdChoiceDisplay,
+    gamma_legend,
+    method_style,
+    number_text,
+)
 from threshold_choice.plotting._common import RunScores, clipped_span
 from threshold_choice.plotting.cost_curves import selection
 from threshold_choice.scorers import loss_settings
@@ -282,31 +288,45 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         x = rescale_thresholds(t, self.scale)
         if references:
             self._draw_references(ax, x, color)
-        ax.plot(x, self.curve["net_benefit"], lw=1.8, zorder=3,
-                label=self.name or "model", **{"color": color or "k", **line_kwargs})
+        (line,) = ax.plot(x, self.curve["net_benefit"], lw=1.8, zorder=3,
+                          label=self.name or "model", **{"color": color or "k", **line_kwargs})
+        self._key(line, role="")  # the model's own entry
         if self.method_curves is not None:
             methods = list(dict.fromkeys(self.method_curves["method"]))
             gammas = list(dict.fromkeys(self.method_curves["gamma"]))
             for (method, gamma), rows in self.method_curves.groupby(["method", "gamma"],
                                                                   sort=False):
-                style = method_style(method, methods.index(method), gamma, color, gammas)
-                ax.plot(rescale_thresholds(rows["threshold"], self.scale), rows["net_benefit"],
-                        lw=1.4, zorder=3, label=self._label(f"{method}, {gamma_legend(gamma)}"),
-                        **{**style, **line_kwargs})
+                # with one colour per model, the model's own curve is the solid one: the methods
+                # take the next line styles
+                style = method_style(method, methods.index(method) + (color is not None),
+                                     gamma, color, gammas)
+                (line,) = ax.plot(rescale_thresholds(rows["threshold"], self.scale),
+                                  rows["net_benefit"], lw=1.4, zorder=3,
+                                  label=self._label(f"{method}, {gamma_legend(gamma)}"),
+                                  **{**style, **line_kwargs})
+                self._key(line, method=method, gamma=gamma)
         if self.scale != "linear":
             self._draw_areas(ax, t, x, color)
         for row in self.averages.itertuples(index=False) if self.scale == "linear" else ():
-            ax.axvspan(row.low, row.high, color=color or "0.85", alpha=0.12, lw=0, zorder=0)
-            ax.plot([row.low, row.high], [row.net_benefit] * 2, color=color or "k", lw=4,
-                    alpha=0.45, solid_capstyle="butt", zorder=2,
-                    label=self._label(f"mean NB on [{row.low:g}, {row.high:g}]: "
-                                      f"{row.net_benefit:.4f} (treat all {row.treat_all:.4f})"))
+            self._background(ax.axvspan(row.low, row.high, color=color or "0.85", alpha=0.12,
+                                        lw=0, zorder=0))
+            (line,) = ax.plot([row.low, row.high], [row.net_benefit] * 2, color=color or "k",
+                              lw=4, alpha=0.45, solid_capstyle="butt", zorder=2,
+                              label=self._label(
+                                  f"mean NB on [{number_text(row.low)}, "
+                                  f"{number_text(row.high)}]: {row.net_benefit:.4f} (treat "
+                                  f"all {row.treat_all:.4f})"))
+            self._key(line, own=True)
         # net benefit is at most pi1 (treat-all at t = 0); below 0 only a margin is useful
-        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in ax.get_lines())
+        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in ax.get_lines()
+                  if line.get_gid() != COSTS_GID)
         top = top if top > 0 else 1.0
         ax.set_ylim(-0.15 * top, 1.1 * top)
         if t.size > 1:
             ax.set_xlim(float(x.min()), float(x.max()))
+        if self.user_costs is not None:  # the threshold their costs call for: t = c
+            c = self.user_costs.cost_proportion
+            self._mark_costs(ax, float(rescale_thresholds([c], self.scale)[0]))
         if self.scale != "linear":  # ticks at round thresholds, labelled with t
             ticks = np.array([v for v in _SCALE_TICKS[self.scale] if t.min() <= v <= t.max()])
             ax.set_xticks(rescale_thresholds(ticks, self.scale), [f"{v:g}" for v in ticks])
@@ -329,9 +349,12 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         nb = self.curve["net_benefit"].to_numpy()
         for row in self.averages.itertuples(index=False):
             span, below = clipped_span(x, nb, rescale_thresholds([row.low, row.high], self.scale))
-            ax.fill_between(span, below, pi1, color=color or "0.5", alpha=0.25, lw=0, zorder=1,
-                            label=self._label(f"area on [{row.low:g}, {row.high:g}] = "
-                                              f"{_AREA_TEXT[self.scale]} {row.area:.4f}"))
+            area = ax.fill_between(span, below, pi1, color=color or "0.5", alpha=0.25, lw=0,
+                                   zorder=1, label=self._label(
+                                       f"area on [{number_text(row.low)}, "
+                                       f"{number_text(row.high)}] = "
+                                       f"{_AREA_TEXT[self.scale]} {row.area:.4f}"))
+            self._key(area, own=True)
 
     def _draw_references(self, ax: Axes, t: np.ndarray, color: Any = None) -> None:
         """Treat-all and treat-none, once per axes; a later model's different treat-all (on

@@ -24,8 +24,9 @@ from numpy.typing import ArrayLike
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.fmeasure import FCostLines, expected_f_cost_curve, froc_points
-from threshold_choice.plotting._base import ThresholdChoiceDisplay
-from threshold_choice.plotting._common import RunScores, cost_proportions
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, number_text
+from threshold_choice.plotting._common import RunScores
+from threshold_choice.plotting._common import cost_proportions as cost_proportions_of
 from threshold_choice.plotting.cost_curves import CostCurveDisplay
 
 INF = math.inf
@@ -81,7 +82,7 @@ class FROCDisplay(ThresholdChoiceDisplay):
     >>> from threshold_choice.plotting import FROCDisplay
     >>> froc = FROCDisplay.from_predictions(
     ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
-    ...     costs=[0.2, 0.8])
+    ...     cost_proportions=[0.2, 0.8])
     >>> type(froc.ax_).__name__, int(froc.points["on_hull"].sum())
     ('Axes', 3)
     >>> froc.optimal.round(4)  # the F-optimal threshold at each cost
@@ -98,12 +99,14 @@ class FROCDisplay(ThresholdChoiceDisplay):
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> X, y = make_classification(n_samples=200, n_features=4, random_state=0)
     >>> tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X[:100], y[:100])
-    >>> froc = FROCDisplay.from_estimator(tree, X[100:], y[100:], costs=[0.5])
+    >>> froc = FROCDisplay.from_estimator(tree, X[100:], y[100:], cost_proportions=[0.5])
     >>> froc.name, froc.points["tp"].tolist()  # true positives: class 0 predicted 0
     ('DecisionTreeClassifier', [36, 42, 44])
     """
 
     TITLE = "FROC curve"
+    FIXED_Y = True
+    COSTS_MARKED = "cost_proportions"
 
     def __init__(self, *, points: pd.DataFrame, isometrics: pd.DataFrame,
                  optimal: pd.DataFrame, bound: float, name: str | None = None) -> None:
@@ -119,7 +122,7 @@ class FROCDisplay(ThresholdChoiceDisplay):
         run: RunScores,
         *,
         f_isometrics: Sequence[float] | None = None,
-        costs: ArrayLike | None = None,
+        cost_proportions: ArrayLike | None = None,
     ) -> FROCDisplay:
         """Compute the FROC points, the isometrics and the F-optimal points from one run.
 
@@ -130,9 +133,9 @@ class FROCDisplay(ThresholdChoiceDisplay):
         f_isometrics : sequence of float, default=None
             F values in (0, 1] whose isometrics are drawn; ``None``: the best F1 of the
             points.
-        costs : array-like of float, default=None
+        cost_proportions : array-like of float, default=None
             Cost proportions ``c`` in [0, 1] whose F-optimal point is marked; ``None``:
-            none.
+            none (``costs=Costs(...)`` adds theirs).
 
         Returns
         -------
@@ -145,7 +148,7 @@ class FROCDisplay(ThresholdChoiceDisplay):
         bad = ~((f > 0) & (f <= 1))  # also NaN
         if bad.any():
             raise UserError(f"F-measure isometrics need F values in (0, 1], got {f[bad][0]}")
-        c = cost_proportions(costs)
+        c = cost_proportions_of(cost_proportions)
         gx, gy = points["G_x"].to_numpy(), points["G_y"].to_numpy()
         values = 2.0 * c[:, None] * gx + 2.0 * (1.0 - c[:, None]) * gy  # (costs, points)
         best = np.argmin(values, axis=1)
@@ -167,31 +170,44 @@ class FROCDisplay(ThresholdChoiceDisplay):
         closer, to :meth:`zoom_limit` (a good model's F-optimal points sit near the origin,
         in a corner of the bounded axes)."""
         points, hull = self.points, self._hull()
-        ax.plot(points["G_x"], points["G_y"], marker="o", ms=2.5, lw=0.8,
-                color=color or "0.55", label=self._label("FROC curve"), **line_kwargs)
-        ax.plot(hull["G_x"], hull["G_y"], marker="o", ms=4.5, lw=1.6, color=color or "C3",
-                label=self._label(f"FROC hull ({len(hull)} points)"), zorder=3)
+        (line,) = ax.plot(points["G_x"], points["G_y"], marker="o", ms=2.5, lw=0.8,
+                          color=color or "0.55", label=self._label("FROC curve"), **line_kwargs)
+        self._key(line, role="FROC curve")
+        (line,) = ax.plot(hull["G_x"], hull["G_y"], marker="o", ms=4.5, lw=1.6,
+                          color=color or "C3", zorder=3,
+                          label=self._label(f"FROC hull ({len(hull)} points)"))
+        self._key(line, role="FROC hull")
         top = self.zoom_limit() if zoom else 1.05 * self.bound
-        if ax.get_xlabel() == _FROC_X_LABEL:  # another FROC display drew here: widest bound
+        top = max(top, self._reach())  # every F-optimal point inside the axes
+        if ax.get_xlabel().startswith(_FROC_X_LABEL):  # another FROC display drew here
             top = max(top, ax.get_xlim()[1])
         for row in self.isometrics.itertuples(index=False):
-            ax.plot([0.0, row.level], [row.level, 0.0], color=color or "0.3", ls="--", lw=0.8,
-                    label=self._label(f"F = {row.F:.3f} isometric"))
+            (line,) = ax.plot([0.0, row.level], [row.level, 0.0], color=color or "0.3",
+                              ls="--", lw=0.8, label=self._label(f"F = {row.F:.3f} isometric"))
+            self._key(line, role="F isometric")
         for k, row in enumerate(self.optimal.itertuples(index=False)):
             # each cost its own marker and colour (C3 is the hull's)
             mark = _OPTIMAL_MARKERS[k % len(_OPTIMAL_MARKERS)]
             colour = color or _OPTIMAL_COLOURS[k % len(_OPTIMAL_COLOURS)]
+            c = number_text(row.c)
             (x0, y0), (x1, y1) = _isoline(row.f_cost, row.c, top)
             ax.plot([x0, x1], [y0, y1], color=colour, ls=":", lw=1.0)
-            ax.plot([row.G_x], [row.G_y], marker=mark, ms=10, ls="none", color=colour,
-                    markeredgecolor="k", markeredgewidth=0.5, zorder=4, clip_on=False,
-                    label=self._label(f"F-optimal at c = {row.c:g}: "
-                                      f"2FQ/(1\u2212FQ) = {row.f_cost:.3f}"))
+            (point,) = ax.plot([row.G_x], [row.G_y], marker=mark, ms=10, ls="none",
+                               color=colour, markeredgecolor="k", markeredgewidth=0.5,
+                               zorder=4, clip_on=False,
+                               label=self._label(f"F-optimal at c = {c}: "
+                                                 f"2FQ/(1\u2212FQ) = {row.f_cost:.3f}"))
+            self._key(point, role=f"F-optimal at c = {c}")
         if bounded:
             ax.set_xlim(0, top)
             ax.set_ylim(0, top)
         self._finish(ax, f"{_FROC_X_LABEL}   ({_f_positive(self)})",
                      "G_y = 1/precision \u2212 1 = FP/TP")
+
+    def _reach(self) -> float:
+        """How far the axes must reach to show every F-optimal point whole (its marker
+        is 10 points wide)."""
+        return 1.08 * float(np.max(self.optimal[["G_x", "G_y"]].to_numpy(), initial=0.0))
 
     def zoom_limit(self) -> float:
         """Return the axes' end when zoomed.
@@ -221,8 +237,8 @@ def _f_positive(display: ThresholdChoiceDisplay) -> str:
     """The F-measure's positive class as named in an axis label: class 0, by its label when
     known (``'benign'``), which is not the ``pos_label`` the scores are for."""
     if display.negative is None and display.event is None:
-        return "F-measure positive class: class 0"
-    return f"F-measure positive class: {display._class_text(0)} (class 0)"
+        return "F-measure of class 0"
+    return f"F-measure of {display._class_text(0)} (class 0)"
 
 
 def _isoline(value: float, c: float, top: float) -> tuple[tuple[float, float], ...]:

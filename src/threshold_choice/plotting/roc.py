@@ -20,8 +20,9 @@ from numpy.typing import ArrayLike
 
 from threshold_choice.costlines import CostLines
 from threshold_choice.metrics import auc
-from threshold_choice.plotting._base import ThresholdChoiceDisplay
-from threshold_choice.plotting._common import RunScores, cost_proportions
+from threshold_choice.plotting._base import ThresholdChoiceDisplay, number_text
+from threshold_choice.plotting._common import RunScores
+from threshold_choice.plotting._common import cost_proportions as cost_proportions_of
 from threshold_choice.roc import hull_area, points_of
 
 
@@ -66,7 +67,7 @@ class ROCDisplay(ThresholdChoiceDisplay):
     >>> from threshold_choice.plotting import ROCDisplay
     >>> roc = ROCDisplay.from_predictions(
     ...     [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9],
-    ...     costs=[0.2, 0.8])
+    ...     cost_proportions=[0.2, 0.8])
     >>> type(roc.ax_).__name__, roc.auc, roc.auch
     ('Axes', 0.8125, 0.875)
     >>> roc.optimal  # cost line 2 at c = 0.2, line 6 at c = 0.8
@@ -86,6 +87,8 @@ class ROCDisplay(ThresholdChoiceDisplay):
     """
 
     TITLE = "ROC space"
+    FIXED_Y = True
+    COSTS_MARKED = "cost_proportions"
 
     def __init__(self, *, points: pd.DataFrame, auc: float, auch: float,
                  optimal: pd.DataFrame, pi0: float, name: str | None = None) -> None:
@@ -97,16 +100,17 @@ class ROCDisplay(ThresholdChoiceDisplay):
         self.name = name
 
     @classmethod
-    def _compute(cls, run: RunScores, *, costs: ArrayLike | None = None) -> ROCDisplay:
+    def _compute(cls, run: RunScores, *,
+                 cost_proportions: ArrayLike | None = None) -> ROCDisplay:
         """Compute the ROC points, the areas and the optimal vertices from one run.
 
         Parameters
         ----------
         run : RunScores
             The labels and scores of the test part (the training part is not used).
-        costs : array-like of float, default=None
+        cost_proportions : array-like of float, default=None
             Cost proportions ``c`` in [0, 1] whose optimal hull vertex is marked; ``None``:
-            none.
+            none (``costs=Costs(...)`` adds theirs).
 
         Returns
         -------
@@ -116,7 +120,7 @@ class ROCDisplay(ThresholdChoiceDisplay):
         lines = CostLines.from_scores(run.test_y, run.test_s)
         points = points_of(lines)
         hull = points[points["on_hull"]]
-        c = cost_proportions(costs)
+        c = cost_proportions_of(cost_proportions)
         # Q of each hull vertex's line at each cost: the height of its cost line
         fpr, tpr = hull["fpr"].to_numpy(), hull["tpr"].to_numpy()
         loss = lines.height(hull["line"].to_numpy()[None, :], c[:, None])
@@ -133,29 +137,41 @@ class ROCDisplay(ThresholdChoiceDisplay):
         points = self.points
         hull = points[points["on_hull"]]
         if not any(line.get_gid() == "threshold-choice-chance" for line in ax.get_lines()):
-            ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1.0, label="chance",
-                    gid="threshold-choice-chance")
-        ax.plot(points["fpr"], points["tpr"], marker="o", ms=3, lw=1.4, color=color or "0.3",
-                label=self._label(f"ROC curve (AUC {self.auc:.4f})"), **line_kwargs)
-        ax.plot(hull["fpr"], hull["tpr"], ls="--", lw=1.6, color=color or "tab:green",
-                label=self._label(f"convex hull (AUCH {self.auch:.4f}): optimal lines"))
+            (chance,) = ax.plot([0, 1], [0, 1], color="0.6", ls=":", lw=1.0, label="chance",
+                                gid="threshold-choice-chance")
+            self._background(chance)  # a reference a legend may cross, not data
+        (curve,) = ax.plot(points["fpr"], points["tpr"], marker="o", ms=3, lw=1.4,
+                           color=color or "0.3",
+                           label=self._label(f"ROC curve (AUC {self.auc:.4f})"), **line_kwargs)
+        self._key(curve, role="ROC curve")
+        (line,) = ax.plot(hull["fpr"], hull["tpr"], ls="--", lw=1.6, color=color or "tab:green",
+                          label=self._label(f"convex hull (AUCH {self.auch:.4f})"))
+        self._key(line, role="convex hull")
         pi1 = 1.0 - self.pi0
         for k, row in enumerate(self.optimal.itertuples(index=False)):
             colour = color or f"C{(k + 5) % 10}"
+            c = number_text(row.c)
             slope = (row.c * self.pi0 / ((1.0 - row.c) * pi1)) if row.c < 1 else np.inf
             x = np.array([0.0, 1.0])
             iso = row.tpr + slope * (x - row.fpr) if np.isfinite(slope) else None
             if iso is not None:  # the points of equal loss at c: tangent to the hull
-                ax.plot(x, iso, color=colour, ls="-.", lw=0.8,
-                        label=self._label(f"iso-cost line of c = {row.c:g}"))
-            ax.plot([row.fpr], [row.tpr], marker="D", ms=7, ls="none", color=colour,
-                    markeredgecolor="k", markeredgewidth=0.5, zorder=4, clip_on=False,
-                    label=self._label(f"optimal at c = {row.c:g} (FPR {row.fpr:.3f}, "
-                                      f"TPR {row.tpr:.3f}): loss {row.loss:.4f}"))
+                (line,) = ax.plot(x, iso, color=colour, ls="-.", lw=0.8,
+                                  label=self._label(f"iso-cost line of c = {c}"))
+                self._key(line, role=f"iso-cost line of c = {c}")
+            (point,) = ax.plot([row.fpr], [row.tpr], marker="D", ms=7, ls="none", color=colour,
+                               markeredgecolor="k", markeredgewidth=0.5, zorder=4,
+                               clip_on=False,
+                               label=self._label(f"optimal at c = {c}: loss {row.loss:.4f}"))
+            self._key(point, role=f"optimal at c = {c}")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-        self._finish(ax, "false positive rate (class 0 predicted 1)",
-                     "true positive rate (class 1 predicted 1)")
+        ax.set_aspect("equal", adjustable="box")  # the diagonal at 45 degrees
+        negative, positive = self._class_text(0), self._class_text(1)
+        self._finish(ax, f"false positive rate ({negative} predicted {positive})",
+                     f"true positive rate ({positive} predicted {positive})")
+
+    def _summary(self) -> str:
+        return f"AUC {self.auc:.3f}"
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         yield "roc_point", "ROC curve", self.points["fpr"], self.points["tpr"]

@@ -145,6 +145,8 @@ def _figure(
     fig = Figure(figsize=((size + legend_width) * ncols + 0.4, size * 0.85 * nrows + 0.6),
                  layout="constrained")
     FigureCanvasAgg(fig)
+    if legend_width:  # room made beside each panel: the Displays' legends go outside
+        fig._threshold_choice_own = True  # type: ignore[attr-defined]
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
     for ax in axes[n_panels:]:
         ax.set_visible(False)
