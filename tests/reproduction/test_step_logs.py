@@ -49,3 +49,19 @@ def test_importing_the_weka_wrapper_adds_no_root_logging_handler():
     # the bundled jar is found without importing the wrapper; importing it (the score jobs)
     # leaves the root logger without the handler its logging.basicConfig() adds
     assert proc.stdout.split() == ["False", "True", "True", "0"]
+
+
+def test_a_warning_for_the_console_reaches_it_while_the_step_writes_to_its_log(tmp_path):
+    """to_console writes past log_to's redirection of descriptors 1 and 2 (a fetch that
+    failed must be seen at once, not only in the job's log)."""
+    code = textwrap.dedent(f"""
+        from threshold_choice.reproduction.steps._io import log_to, to_console
+        with log_to({str(tmp_path / "job.log")!r}):
+            print("to the log")
+            to_console("warning: to the console")
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert proc.stderr.splitlines() == ["warning: to the console"]
+    log = (tmp_path / "job.log").read_text()
+    assert "to the log" in log and "to the console" not in log

@@ -54,16 +54,40 @@ def _descriptors_to(log: Any) -> Iterator[None]:
         with contextlib.suppress(AttributeError, ValueError, OSError):
             stream.flush()
     saved = [os.dup(1), os.dup(2)]
+    _CONSOLE.append(saved[1])
     try:
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)
         yield
     finally:
         log.flush()
+        _CONSOLE.pop()
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
         for fd in saved:
             os.close(fd)
+
+
+#: the console's standard error while :func:`log_to` sends descriptor 2 to a step's log
+_CONSOLE: list[int] = []
+
+
+def to_console(message: str) -> None:
+    """``message`` as a line on the run's console even while the step's output goes to its
+    log (:func:`log_to`): a warning the user must see at once."""
+    for stream in (sys.stderr, sys.__stderr__):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.flush()
+    os.write(_CONSOLE[-1] if _CONSOLE else 2, (message + "\n").encode())
+
+
+def warn(message: str) -> None:
+    """``message`` once on the run's console and, within a step (:func:`log_to`), in its log.
+    Outside a step (Snakemake's own process) it is not logged: with no handler there, Python
+    would print it a second time."""
+    if _CONSOLE:
+        logging.getLogger("threshold_choice").warning(message)
+    to_console(message)
 
 
 def one_line(exc: BaseException) -> str:

@@ -6,21 +6,15 @@ import hashlib
 import json
 import logging
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from threshold_choice.atomic import atomic_output
 from threshold_choice.errors import UserError
+from threshold_choice.reproduction.steps._io import warn
 
 if TYPE_CHECKING:
     from threshold_choice.models.weka_debian import DebianJar
-
-
-def _say(message: str) -> None:
-    """``message`` in the log and on the console (past the log: the run's output shows it)."""
-    logging.getLogger(__name__).warning(message)
-    print(message, file=sys.__stderr__)
 
 
 def step_authors_weka(cache: Path | str, out: Path | str, spec: DebianJar | None = None) -> None:
@@ -41,7 +35,7 @@ def step_authors_weka(cache: Path | str, out: Path | str, spec: DebianJar | None
                                          jar, package)
     except UserError as exc:
         jar, reason = None, str(exc)
-        _say(f"warning: the authors' Weka ({package}) cannot be had ({exc}), so the Weka "
+        warn(f"warning: the authors' Weka ({package}) cannot be had ({exc}), so the Weka "
              "models run the bundled Weka 3.9.6, whose Logistic differs from the authors' "
              "(docs/weka.md); models.weka_jar: bundled chooses it without this warning")
     text = json.dumps({"jar": jar, "package": package, "reason": reason}, indent=1) + "\n"
@@ -104,7 +98,7 @@ def weka_jar_of(path: Path | str | None, spec: DebianJar | None = None) -> str |
     actual = _file_sha256(Path(jar))
     if actual != spec.jar_sha256:
         found = "is missing" if actual is None else f"has SHA-256 {actual}"
-        _say(f"warning: the authors' Weka jar {jar} {found}, not the pinned "
+        warn(f"warning: the authors' Weka jar {jar} {found}, not the pinned "
              f"{spec.jar_sha256} (replaced since it was fetched?); fetching it again")
         try:
             authors_weka_jar(Path(jar).parent, spec)
@@ -125,6 +119,6 @@ def weka_jar_override() -> str | None:
 
     value = os.environ.get(WEKA_JAR_ENV) or None
     if value is not None:
-        _say(f"warning: {WEKA_JAR_ENV}={value} is set: the Weka models given no jar run it "
+        warn(f"warning: {WEKA_JAR_ENV}={value} is set: the Weka models given no jar run it "
              "instead of the bundled Weka 3.9.6 (unset it to run the bundled Weka)")
     return value
