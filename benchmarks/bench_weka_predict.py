@@ -92,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     print(wide.round(2).to_string())
     totals = mean.groupby("weka").sum()
     print("total:\n" + totals.round(2).to_string())
-    print(f"predict authors/bundled: {totals.loc['authors', 'predict_cpu_s'] / totals.loc['bundled', 'predict_cpu_s']:.2f}")
+    ratio = totals.loc["authors", "predict_cpu_s"] / totals.loc["bundled", "predict_cpu_s"]
+    print(f"predict authors/bundled: {ratio:.2f}")
     return 0
 
 

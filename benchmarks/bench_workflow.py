@@ -212,11 +212,20 @@ def _script_of(pid: int) -> str:
         args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
         return "?"
-    for arg in args:
-        name = Path(arg.decode(errors="replace")).name
+    words = [arg.decode(errors="replace") for arg in args if arg]
+    for word in words:
+        name = Path(word).name
         if name.endswith(".py") and name.count(".") >= 2:
             return name.split(".", 1)[1].removesuffix(".py")
-    return Path(args[0].decode(errors="replace")).name if args else "?"
+    if not words:
+        return "?"
+    program = Path(words[0]).name
+    if len(words) > 2 and words[1] == "-m":
+        return f"{program} -m {words[2]}"
+    if len(words) > 2 and words[1] == "-c":  # e.g. the check of the Weka options at start
+        found = re.search(r"from (\S+) import (\w+)", words[2])
+        return f"{program} -c {'.'.join(found.groups()) if found else words[2][:30]}"
+    return program
 
 
 def _watch_cpu(pid: int, own: dict[str, float], children: dict[int, tuple[str, float]],
