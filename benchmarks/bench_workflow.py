@@ -140,7 +140,9 @@ def _run(out: Path, cache: Path, args: argparse.Namespace) -> dict[str, Any] | N
     }
     return {"wall": wall, "jobs": len(benchmarks), "run_cpu": run_cpu, "own_cpu": own["cpu"],
             "work": work, "by_script": by_script, "jobs_table": jobs,
-            "models": (int(fitted.sum()), len(cached)),
+            "models": (len(set(zip(scores.loc[fitted.to_numpy(), "dataset"],
+                                   scores.loc[fitted.to_numpy(), "model"], strict=True))),
+                       len(cached)),
             "load": (load_before, sum(loads) / max(len(loads), 1), os.getloadavg()[0]),
             "out": out}
 
@@ -247,8 +249,12 @@ def _watch_cpu(pid: int, own: dict[str, float], children: dict[int, tuple[str, f
             child_pid = int(entry)
             child = _cpu_of(child_pid, tick)
             if child is not None and child[1] == pid:
+                # read again each time: a child seen between its fork and its exec still
+                # has Snakemake's command line
+                script = _script_of(child_pid)
                 known = children.get(child_pid)
-                script = known[0] if known else _script_of(child_pid)
+                if script == "?" and known:
+                    script = known[0]
                 children[child_pid] = (script, child[2])
         if time.monotonic() - last_load >= 5:
             loads.append(os.getloadavg()[0])
