@@ -2,7 +2,7 @@
 
 Run on demand (not part of the test suite), from the repository:
 
-    THRESHOLD_CHOICE_CACHE=results/cache/moments \\
+    THRESHOLD_CHOICE_CACHE=.cache/moments \\
         python benchmarks/bench_evaluate.py [--results results] [--config config/config.yaml]
         [--datasets bupa vote ...] [--check]
 
