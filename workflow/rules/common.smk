@@ -270,6 +270,12 @@ def extended_tables(number):
     return tables_78(number, extended=True) if EXTENDS_PAPER else []
 
 
+def extension_tables():
+    """The extension's table CSVs by name (table5, table7_gamma-<g>, ...) for its page."""
+    paths = extended_table5() + extended_tables(7) + extended_tables(8)
+    return {os.path.basename(path)[:-4]: path for path in paths}
+
+
 def extended_table5():
     """The extension's Table 5 CSV, in a list (empty when the configuration adds nothing)."""
     return [layout.table(R, 5, extended=True)] if EXTENDS_PAPER else []

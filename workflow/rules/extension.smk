@@ -4,12 +4,6 @@
 # configuration adds a model type, a dataset or a gamma (EXTENDS_PAPER).
 
 
-def extension_tables():
-    """The extension's table CSVs by name (table5, table7_gamma-<g>, ...) for its page."""
-    paths = extended_table5() + extended_tables(7) + extended_tables(8)
-    return {os.path.basename(path)[:-4]: path for path in paths}
-
-
 rule extension:
     input:
         **extension_tables(),
@@ -52,7 +46,8 @@ rule stale_outputs:
     conda:
         "../../environment.yml"
     params:
-        results=R,
+        # the results folder, the list's (layout.outputs_list)
+        results=lambda wildcards, output: os.path.dirname(output[0]),
         current=current_outputs(),
     script:
         "../scripts/stale_outputs.py"
