@@ -138,3 +138,21 @@ def test_outputs_of_an_earlier_configuration_are_removed_and_nothing_else(tmp_pa
     assert not (results / "extension").exists()  # the extension given up: no empty folder
     assert not (results / "tables" / "extended").exists()
     assert stale_outputs(results, current) == []
+
+
+def test_the_list_of_current_outputs_is_the_same_wherever_the_results_folder_is(tmp_path):
+    """outputs.txt names the outputs relative to their results folder, so that a run in
+    another folder (a cluster's) writes the same file."""
+    from threshold_choice.reproduction.steps import step_stale_outputs
+
+    lists = []
+    for name in ("local", "cluster"):
+        results = tmp_path / name / "results"
+        current = [layout.table(results, 7, "inf"), layout.figure(results, "fig5", "png")]
+        for path in current:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text("x")
+        step_stale_outputs(results, current, layout.outputs_list(results))
+        lists.append(Path(layout.outputs_list(results)).read_text())
+    assert lists[0] == lists[1]
+    assert lists[0].splitlines() == ["figures/fig5.png", "tables/table7_gamma-inf.csv"]

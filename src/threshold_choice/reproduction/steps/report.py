@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -374,7 +375,8 @@ def step_stale_outputs(results: Path | str, current: Sequence[str], out: Path | 
     """Remove the outputs of an earlier configuration from ``results``
     (:func:`~threshold_choice.reproduction.stale.remove_stale`: files named as the workflow's
     tables and figures that are not among ``current``, the current configuration's outputs),
-    log each, and write ``current`` to ``out``, one path a line."""
+    log each, and write ``current`` to ``out``, one path a line, relative to ``results`` (the
+    same list wherever the folder is)."""
     from threshold_choice.atomic import write_text_atomic
     from threshold_choice.reproduction.stale import remove_stale
 
@@ -383,4 +385,5 @@ def step_stale_outputs(results: Path | str, current: Sequence[str], out: Path | 
     for path in removed:
         log.info("removed %s: an output of an earlier configuration", path)
     log.info("%d output(s) of an earlier configuration removed", len(removed))
-    write_text_atomic(out, "".join(f"{p}\n" for p in sorted(current)))
+    write_text_atomic(out, "".join(f"{p}\n" for p in sorted(os.path.relpath(p, results)
+                                                              for p in current)))
