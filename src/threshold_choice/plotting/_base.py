@@ -1015,8 +1015,9 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
         handles = [h for group in groups for h in group[0]]
         labels = [t for group in groups for t in group[1]]
         size = ax.get_window_extent(renderer)
-        fitting = []
-        for size_pt in (7, 6):  # a smaller type before giving up
+        fitting: list[tuple[float, int, dict[str, Any]]] = []
+        for size_pt in (7, 6):  # a smaller type before giving up (too wide or too tall)
+            fitting = []
             smaller = {**style, "fontsize": size_pt, "title_fontsize": size_pt}
             for ncols in (1, 2, 3):
                 legend = Legend(ax, handles, labels, loc="upper right", ncols=ncols, **smaller)
@@ -1024,7 +1025,7 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
                 box = legend.get_window_extent(renderer)
                 if box.width <= size.width - 4:  # inside, with its padding
                     fitting.append((box.height / size.height, ncols, smaller))
-            if fitting:
+            if fitting and min(f[0] for f in fitting) < _MOST_HEADROOM:
                 break
         short = [f for f in fitting if f[0] <= 0.4]
         if fitting and min(f[0] for f in fitting) < _MOST_HEADROOM:
@@ -1032,6 +1033,10 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
             low, high = ax.get_ylim()
             top = low + (high - low) / (1.0 - share - 0.04)
             ax.set_ylim(low, top)
+            # the costs' mark spans the axes' height: it stops below the band, as the data
+            marks = [line for line in ax.get_lines() if line.get_gid() == COSTS_GID]
+            for line in marks:
+                line.set_ydata([0.0, (high - low) / (top - low)])
             for loc in ("upper right", "upper left", "upper center"):
                 legend = Legend(ax, handles, labels, loc=loc, ncols=ncols, **style)
                 legend.set_figure(ax.figure)
@@ -1040,6 +1045,8 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
                     break
             else:
                 ax.set_ylim(low, high)  # no better: as it was
+                for line in marks:
+                    line.set_ydata([0.0, 1.0])
     # the last is the axes' legend (as ``ax.legend()`` makes it); the caller keeps the others
     ax.legend_ = legends[-1]
     legends[-1]._remove_method = ax._remove_legend

@@ -352,6 +352,8 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         top *= 1.15
         if math.isfinite(self.bound):
             top = min(1.05 * self.bound, top) or 1.05 * self.bound
+            # the bound may cut a curve the focus kept: it runs off the top too
+            _mark_above([line for line in ax.get_lines() if line.get_gid() != COSTS_GID], top)
         legend_title = self.LEGEND_TITLE
         if self.distribution != "uniform":
             legend_title = legend_title.replace("(area)", "(area weighted by w)")
@@ -422,6 +424,15 @@ def _focused_top(lines: Sequence[Any], focus: bool) -> float:
         elif peak <= limit and marked:  # the axes now reach its peak
             line.set_label(label.removesuffix(_OFF_TOP))
     return float(kept.max())
+
+
+def _mark_above(lines: Sequence[Any], top: float) -> None:
+    """Mark as running off the top the curves among ``lines`` that rise above ``top``."""
+    for line in lines:
+        label = str(line.get_label())
+        peak = np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
+        if not label.startswith("_") and not label.endswith(_OFF_TOP) and peak > top:
+            line.set_label(label + _OFF_TOP)
 
 
 def _bands(
