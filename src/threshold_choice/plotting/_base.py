@@ -354,8 +354,10 @@ class ThresholdChoiceDisplay:
             different ``pos_label`` is refused), and their cost proportion
             ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
             optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
-            log-odds and decision curves: a vertical line at ``c``). ``CertaintyDisplay``,
-            which averages over every ``c``, refuses them.
+            log-odds and decision curves: a vertical line at ``c``). Their ``belief``, if
+            any (``Costs.from_ratio_range``), is the cost distribution the expected losses
+            average over (another ``cost_distribution`` is refused). ``CertaintyDisplay``,
+            which averages over every ``c``, takes only costs with a belief.
         train_y : array-like of shape (n_train,), default=None
             Training labels, as ``y_true``, for the methods that select on training scores
             (train-optimal).
@@ -453,8 +455,10 @@ class ThresholdChoiceDisplay:
             different ``pos_label`` is refused), and their cost proportion
             ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
             optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
-            log-odds and decision curves: a vertical line at ``c``). ``CertaintyDisplay``,
-            which averages over every ``c``, refuses them.
+            log-odds and decision curves: a vertical line at ``c``). Their ``belief``, if
+            any (``Costs.from_ratio_range``), is the cost distribution the expected losses
+            average over (another ``cost_distribution`` is refused). ``CertaintyDisplay``,
+            which averages over every ``c``, takes only costs with a belief.
         name : str, default=None
             The model's name; ``None``: its class name (through ``ThresholdChoiceClassifier``
             and ``Pipeline``).
@@ -532,12 +536,22 @@ class ThresholdChoiceDisplay:
                           FutureWarning, stacklevel=4)
             kwargs["cost_proportions"] = costs
             return kwargs, pos_label
-        if cls.COSTS_MARKED is None:
+        if cls.COSTS_MARKED is None and costs.belief is None:
             raise UserError(f"{cls.__name__} averages over every cost proportion, so costs "
-                            "have no place on it: give their positive class as pos_label, "
-                            "and a belief about c as cost_distribution (e.g. "
-                            "beta_from_interval)")
+                            "of one c have no place on it: give a belief about c, e.g. "
+                            "costs=Costs.from_ratio_range(3, 10, pos_label=...), or "
+                            "cost_distribution= with their positive class as pos_label")
         pos_label = costs.check_pos_label(pos_label, cls.__name__)
+        if costs.belief is not None and "settings" in known:  # averaged over, as elsewhere
+            from threshold_choice.evaluation import with_belief
+            from threshold_choice.scorers import loss_settings
+
+            fields = {f.name for f in dataclasses.fields(LossSettings)}
+            given = {k: kwargs.pop(k) for k in list(kwargs) if k in fields}
+            kwargs["settings"] = with_belief(loss_settings(kwargs.get("settings"), **given),
+                                             costs, cls.__name__)
+        if cls.COSTS_MARKED is None:
+            return kwargs, pos_label
         if cls.COSTS_MARKED == "cost_proportions":
             given = kwargs.get("cost_proportions")
             given = [] if given is None else list(np.atleast_1d(given))
