@@ -13,6 +13,7 @@ from tests.library.displays import _close_figures  # noqa: F401
 from threshold_choice import Costs, expected_losses
 from threshold_choice.errors import UserError
 from threshold_choice.plotting import CertaintyDisplay, CostCurveDisplay
+from threshold_choice.plotting.cost_weights import implied_name
 
 RNG = np.random.default_rng(3)
 Y = np.where(RNG.random(300) < 0.3, "bad", "good")
@@ -56,3 +57,12 @@ def test_costs_with_a_belief_and_another_cost_distribution_are_refused():
     with pytest.raises(UserError, match="give one belief"):
         CostCurveDisplay.from_predictions(Y, S, costs=COSTS, cost_distribution="beta:2,2",
                                           methods=METHODS, plot=False)
+
+
+def test_the_belief_of_a_ratio_range_prints_short_in_the_legends():
+    curves = CostCurveDisplay.from_predictions(Y, S, costs=COSTS, methods=METHODS,
+                                               gammas=[math.inf])
+    texts = [t.get_text() for t in curves.ax_.get_legend().get_texts()]
+    assert "belief w = logit-uniform:1/11,0.25 (scaled)" in texts
+    assert implied_name(COSTS.belief) == "log loss (logit-uniform:1/11,0.25)"
+    assert implied_name("beta:9.77618,47.5774") == "H-measure (beta:9.78,47.6)"

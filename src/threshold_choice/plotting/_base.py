@@ -123,6 +123,18 @@ def number_text(value: float) -> str:
     return short
 
 
+def belief_text(distribution: Any) -> str:
+    """A belief about ``c`` as printed in legends: its spec with the numbers as
+    :func:`number_text` prints them (``logit-uniform:1/11,1/4``, not the spec's
+    ``0.09090909090909091``)."""
+    from threshold_choice.cost_distributions import parse_cost_distribution
+
+    dist = parse_cost_distribution(distribution)
+    if dist.is_standard_uniform:
+        return dist.spec
+    return f"{dist.kind}:{number_text(dist.p)},{number_text(dist.q)}"
+
+
 def _lighter(rgb: tuple[float, float, float], share: float) -> tuple[float, ...]:
     """``rgb`` mixed with white, ``share`` of it kept (1: unchanged)."""
     return tuple(float(share * v + 1.0 - share) for v in rgb)

@@ -28,6 +28,7 @@ from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make
 from threshold_choice.plotting._base import (
     COSTS_GID,
     ThresholdChoiceDisplay,
+    belief_text,
     gamma_legend,
     method_style,
 )
@@ -377,7 +378,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         w = parse_cost_distribution(self.distribution).pdf(c)
         ax.fill_between(c, 0.0, 0.25 * top * w / np.max(w), color="tan", alpha=0.3, lw=0,
                         zorder=0, gid=_BELIEF_GID,
-                        label=f"belief w = {self.distribution} (scaled)")
+                        label=f"belief w = {belief_text(self.distribution)} (scaled)")
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         if self.cost_lines is not None:
