@@ -19,7 +19,12 @@ from sklearn.preprocessing import StandardScaler
 from tests.library.displays import _close_figures  # noqa: F401
 from tests.library.test_displays_models import OFF_TOP, check_legends_cover_no_data
 from threshold_choice import Costs
-from threshold_choice.plotting import CostCurveDisplay, FCostDisplay, LogOddsRegretDisplay
+from threshold_choice.plotting import (
+    CostCurveDisplay,
+    FCostDisplay,
+    FROCDisplay,
+    LogOddsRegretDisplay,
+)
 from threshold_choice.plotting._base import COSTS_GID
 
 METHODS = ["train-optimal", "score-driven", "rate-driven"]
@@ -80,3 +85,14 @@ def test_a_curve_the_axes_bound_cuts_is_marked_as_running_off_the_top():
         if label.startswith("_") or line.get_gid() is not None:
             continue
         assert (np.nanmax(line.get_ydata()) > top) == label.endswith(OFF_TOP), label
+
+
+def test_the_froc_legend_names_each_costs_isometric_line():
+    y = np.array([0, 0, 1, 0, 1, 1, 0, 1, 1, 0])
+    s = np.array([0.1, 0.3, 0.35, 0.4, 0.6, 0.8, 0.7, 0.9, 0.55, 0.2])
+    display = FROCDisplay.from_predictions(y, s, cost_proportions=[0.2, 0.5])
+    dotted = [line for line in display.ax_.get_lines() if line.get_linestyle() == ":"]
+    assert [line.get_label() for line in dotted] == ["F-cost isometric of c = 0.2",
+                                                    "F-cost isometric of c = 0.5"]
+    texts = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert "F-cost isometric of c = 0.2" in texts
