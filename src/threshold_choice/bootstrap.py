@@ -562,10 +562,11 @@ def bootstrap(
     if costs is not None:
         pos_label = costs.check_pos_label(pos_label, "bootstrap")
         settings = with_belief(as_loss_settings(settings), costs, "bootstrap")
-    if pos_label is not None:
-        test_y = binary_labels(test_y, pos_label, "test_y")
-        if train_y is not None and not _already_binary(train_y, pos_label):
-            train_y = binary_labels(train_y, pos_label, "train_y")
+    # named labels without pos_label: refused with the message naming pos_label= (the fix
+    # this function takes), not only y == label
+    test_y = binary_labels(test_y, pos_label, "test_y")
+    if train_y is not None and (pos_label is None or not _already_binary(train_y, pos_label)):
+        train_y = binary_labels(train_y, pos_label, "train_y")
     settings = as_loss_settings(settings)
     n_boot = check_n_boot(n_boot)
     check_seed(seed)

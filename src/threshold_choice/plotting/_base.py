@@ -123,6 +123,18 @@ def number_text(value: float) -> str:
     return short
 
 
+def belief_text(distribution: Any) -> str:
+    """A belief about ``c`` as printed in legends: its spec with the numbers as
+    :func:`number_text` prints them (``logit-uniform:1/11,1/4``, not the spec's
+    ``0.09090909090909091``)."""
+    from threshold_choice.cost_distributions import parse_cost_distribution
+
+    dist = parse_cost_distribution(distribution)
+    if dist.is_standard_uniform:
+        return dist.spec
+    return f"{dist.kind}:{number_text(dist.p)},{number_text(dist.q)}"
+
+
 def _lighter(rgb: tuple[float, float, float], share: float) -> tuple[float, ...]:
     """``rgb`` mixed with white, ``share`` of it kept (1: unchanged)."""
     return tuple(float(share * v + 1.0 - share) for v in rgb)
@@ -354,8 +366,10 @@ class ThresholdChoiceDisplay:
             different ``pos_label`` is refused), and their cost proportion
             ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
             optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
-            log-odds and decision curves: a vertical line at ``c``). ``CertaintyDisplay``,
-            which averages over every ``c``, refuses them.
+            log-odds and decision curves: a vertical line at ``c``). Their ``belief``, if
+            any (``Costs.from_ratio_range``), is the cost distribution the expected losses
+            average over (another ``cost_distribution`` is refused). ``CertaintyDisplay``,
+            which averages over every ``c``, takes only costs with a belief.
         train_y : array-like of shape (n_train,), default=None
             Training labels, as ``y_true``, for the methods that select on training scores
             (train-optimal).
@@ -453,8 +467,10 @@ class ThresholdChoiceDisplay:
             different ``pos_label`` is refused), and their cost proportion
             ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
             optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
-            log-odds and decision curves: a vertical line at ``c``). ``CertaintyDisplay``,
-            which averages over every ``c``, refuses them.
+            log-odds and decision curves: a vertical line at ``c``). Their ``belief``, if
+            any (``Costs.from_ratio_range``), is the cost distribution the expected losses
+            average over (another ``cost_distribution`` is refused). ``CertaintyDisplay``,
+            which averages over every ``c``, takes only costs with a belief.
         name : str, default=None
             The model's name; ``None``: its class name (through ``ThresholdChoiceClassifier``
             and ``Pipeline``).
@@ -532,12 +548,22 @@ class ThresholdChoiceDisplay:
                           FutureWarning, stacklevel=4)
             kwargs["cost_proportions"] = costs
             return kwargs, pos_label
-        if cls.COSTS_MARKED is None:
+        if cls.COSTS_MARKED is None and costs.belief is None:
             raise UserError(f"{cls.__name__} averages over every cost proportion, so costs "
-                            "have no place on it: give their positive class as pos_label, "
-                            "and a belief about c as cost_distribution (e.g. "
-                            "beta_from_interval)")
+                            "of one c have no place on it: give a belief about c, e.g. "
+                            "costs=Costs.from_ratio_range(3, 10, pos_label=...), or "
+                            "cost_distribution= with their positive class as pos_label")
         pos_label = costs.check_pos_label(pos_label, cls.__name__)
+        if costs.belief is not None and "settings" in known:  # averaged over, as elsewhere
+            from threshold_choice.evaluation import with_belief
+            from threshold_choice.scorers import loss_settings
+
+            fields = {f.name for f in dataclasses.fields(LossSettings)}
+            given = {k: kwargs.pop(k) for k in list(kwargs) if k in fields}
+            kwargs["settings"] = with_belief(loss_settings(kwargs.get("settings"), **given),
+                                             costs, cls.__name__)
+        if cls.COSTS_MARKED is None:
+            return kwargs, pos_label
         if cls.COSTS_MARKED == "cost_proportions":
             given = kwargs.get("cost_proportions")
             given = [] if given is None else list(np.atleast_1d(given))
@@ -1015,8 +1041,9 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
         handles = [h for group in groups for h in group[0]]
         labels = [t for group in groups for t in group[1]]
         size = ax.get_window_extent(renderer)
-        fitting = []
-        for size_pt in (7, 6):  # a smaller type before giving up
+        fitting: list[tuple[float, int, dict[str, Any]]] = []
+        for size_pt in (7, 6):  # a smaller type before giving up (too wide or too tall)
+            fitting = []
             smaller = {**style, "fontsize": size_pt, "title_fontsize": size_pt}
             for ncols in (1, 2, 3):
                 legend = Legend(ax, handles, labels, loc="upper right", ncols=ncols, **smaller)
@@ -1024,7 +1051,7 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
                 box = legend.get_window_extent(renderer)
                 if box.width <= size.width - 4:  # inside, with its padding
                     fitting.append((box.height / size.height, ncols, smaller))
-            if fitting:
+            if fitting and min(f[0] for f in fitting) < _MOST_HEADROOM:
                 break
         short = [f for f in fitting if f[0] <= 0.4]
         if fitting and min(f[0] for f in fitting) < _MOST_HEADROOM:
@@ -1032,6 +1059,10 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
             low, high = ax.get_ylim()
             top = low + (high - low) / (1.0 - share - 0.04)
             ax.set_ylim(low, top)
+            # the costs' mark spans the axes' height: it stops below the band, as the data
+            marks = [line for line in ax.get_lines() if line.get_gid() == COSTS_GID]
+            for line in marks:
+                line.set_ydata([0.0, (high - low) / (top - low)])
             for loc in ("upper right", "upper left", "upper center"):
                 legend = Legend(ax, handles, labels, loc=loc, ncols=ncols, **style)
                 legend.set_figure(ax.figure)
@@ -1040,6 +1071,8 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
                     break
             else:
                 ax.set_ylim(low, high)  # no better: as it was
+                for line in marks:
+                    line.set_ydata([0.0, 1.0])
     # the last is the axes' legend (as ``ax.legend()`` makes it); the caller keeps the others
     ax.legend_ = legends[-1]
     legends[-1]._remove_method = ax._remove_legend

@@ -28,6 +28,7 @@ from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make
 from threshold_choice.plotting._base import (
     COSTS_GID,
     ThresholdChoiceDisplay,
+    belief_text,
     gamma_legend,
     method_style,
 )
@@ -352,6 +353,8 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         top *= 1.15
         if math.isfinite(self.bound):
             top = min(1.05 * self.bound, top) or 1.05 * self.bound
+            # the bound may cut a curve the focus kept: it runs off the top too
+            _mark_above([line for line in ax.get_lines() if line.get_gid() != COSTS_GID], top)
         legend_title = self.LEGEND_TITLE
         if self.distribution != "uniform":
             legend_title = legend_title.replace("(area)", "(area weighted by w)")
@@ -375,7 +378,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         w = parse_cost_distribution(self.distribution).pdf(c)
         ax.fill_between(c, 0.0, 0.25 * top * w / np.max(w), color="tan", alpha=0.3, lw=0,
                         zorder=0, gid=_BELIEF_GID,
-                        label=f"belief w = {self.distribution} (scaled)")
+                        label=f"belief w = {belief_text(self.distribution)} (scaled)")
 
     def _records(self) -> Iterator[tuple[str, str, ArrayLike, ArrayLike]]:
         if self.cost_lines is not None:
@@ -422,6 +425,15 @@ def _focused_top(lines: Sequence[Any], focus: bool) -> float:
         elif peak <= limit and marked:  # the axes now reach its peak
             line.set_label(label.removesuffix(_OFF_TOP))
     return float(kept.max())
+
+
+def _mark_above(lines: Sequence[Any], top: float) -> None:
+    """Mark as running off the top the curves among ``lines`` that rise above ``top``."""
+    for line in lines:
+        label = str(line.get_label())
+        peak = np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
+        if not label.startswith("_") and not label.endswith(_OFF_TOP) and peak > top:
+            line.set_label(label + _OFF_TOP)
 
 
 def _bands(

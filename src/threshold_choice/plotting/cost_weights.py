@@ -27,7 +27,11 @@ from threshold_choice.cost_distributions import (
     parse_cost_distribution,
 )
 from threshold_choice.errors import UserError
-from threshold_choice.plotting._base import _METHOD_STYLES, ThresholdChoiceDisplay
+from threshold_choice.plotting._base import (
+    _METHOD_STYLES,
+    ThresholdChoiceDisplay,
+    belief_text,
+)
 
 #: the entry of ``distributions`` that stands for accuracy's point mass at ``c = 1/2``
 ACCURACY = "accuracy"
@@ -53,7 +57,7 @@ def implied_name(distribution: str | CostDistribution | None) -> str:
         rule = "Brier score" if dist.is_standard_uniform else "bounded Brier score"
     else:
         rule = "log loss"
-    return f"{rule} ({dist.spec})"
+    return f"{rule} ({belief_text(dist)})"
 
 
 def _grid(dists: list[CostDistribution], scale: str) -> np.ndarray:

@@ -191,7 +191,9 @@ class FROCDisplay(ThresholdChoiceDisplay):
             colour = color or _OPTIMAL_COLOURS[k % len(_OPTIMAL_COLOURS)]
             c = number_text(row.c)
             (x0, y0), (x1, y1) = _isoline(row.f_cost, row.c, top)
-            ax.plot([x0, x1], [y0, y1], color=colour, ls=":", lw=1.0)
+            (line,) = ax.plot([x0, x1], [y0, y1], color=colour, ls=":", lw=1.0,
+                              label=self._label(f"F-cost isometric of c = {c}"))
+            self._key(line, role=f"F-cost isometric of c = {c}")
             (point,) = ax.plot([row.G_x], [row.G_y], marker=mark, ms=10, ls="none",
                                color=colour, markeredgecolor="k", markeredgewidth=0.5,
                                zorder=4, clip_on=False,
