@@ -170,7 +170,7 @@ def test_decision_curve_display_refuses_bad_ranges_and_thresholds(run):
 def test_froc_display_holds_froc_points_and_the_f_optimal_points(run):
     y, s, _, _ = run
     costs = [0.0, 0.2, 0.5, 0.8, 1.0]
-    disp = FROCDisplay.from_predictions(y, s, costs=costs, plot=False)
+    disp = FROCDisplay.from_predictions(y, s, cost_proportions=costs, plot=False)
     pd.testing.assert_frame_equal(disp.points, froc_points(y, s))
     n0, n1 = int(np.sum(y == 0)), int(np.sum(y == 1))
     assert disp.bound == n1 / n0
