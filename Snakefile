@@ -34,12 +34,11 @@ include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/compare.smk"
-include: "workflow/rules/extension.smk"
 include: "workflow/rules/significance.smk"
+include: "workflow/rules/extension.smk"
 
 
 rule all:
     default_target: True
     input:
         all_outputs(),
-        significance_outputs(),

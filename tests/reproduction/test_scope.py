@@ -119,8 +119,13 @@ def test_under_another_belief_every_finding_is_not_applicable_not_false(base_run
 
 def test_outputs_of_an_earlier_configuration_are_removed_and_nothing_else(tmp_path):
     results = tmp_path / "results"
-    current = [layout.table(results, 7, "inf"), layout.figure(results, "fig5", "png")]
+    current = [layout.table(results, 7, "inf"), layout.figure(results, "fig5", "png"),
+               layout.significance(results, "paper", "ranks"),
+               layout.significance(results, "paper", "cd_methods", "png")]
     old = [layout.table(results, 7, "16"), layout.table(results, 8, "16")[:-4] + ".md",
+           layout.significance(results, "extended", "verdict", "html"),
+           layout.significance(results, "extended", "cd_models_score-driven", "pdf"),
+           layout.significance(results, "paper", "cd_models_score-driven-z", "png"),
            layout.table(results, 7, "32", extended=True),
            layout.figure(results, "fig6", "png", extended=True),
            layout.extension(results, "page"),
@@ -137,6 +142,7 @@ def test_outputs_of_an_earlier_configuration_are_removed_and_nothing_else(tmp_pa
     assert all(os.path.exists(p) for p in [*current, *mine])
     assert not (results / "extension").exists()  # the extension given up: no empty folder
     assert not (results / "tables" / "extended").exists()
+    assert not (results / "significance" / "extended").exists()
     assert stale_outputs(results, current) == []
 
 

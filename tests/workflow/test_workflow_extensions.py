@@ -340,6 +340,7 @@ def test_outputs_a_configuration_no_longer_makes_are_removed(tiny_run, tmp_path)
     snakemake(config_file=config)
     results = tmp_path / "results"
     assert (results / "extension" / "tables" / "table7_gamma-32.csv").is_file()
+    assert (results / "significance" / "extended" / "verdict.csv").is_file()
     (results / "tables" / "my-notes.md").write_text("mine")
     config = write_config(tmp_path, **settings, evaluation={
         **TINY["evaluation"], "gammas": ["inf"]})
@@ -349,6 +350,8 @@ def test_outputs_a_configuration_no_longer_makes_are_removed(tiny_run, tmp_path)
                                                  "table8_gamma-inf")
                          for ext in ("csv", "md", "tex"))]
     assert not (results / "extension").exists()
+    assert not (results / "significance" / "extended").exists()  # its tests went with it
+    assert (results / "significance" / "paper" / "verdict.csv").is_file()
     log = (results / "logs" / "stale_outputs.log").read_text()
     assert "table7_gamma-4.csv: an output of an earlier configuration" in log
     assert (results / "outputs.txt").read_text().splitlines() == sorted(

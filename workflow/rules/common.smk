@@ -184,13 +184,15 @@ def all_outputs():
 
 
 def current_outputs():
-    """The tables, figures, comparison and extension of this configuration: what rule
-    stale_outputs keeps (threshold_choice.reproduction.stale)."""
+    """The tables, figures, comparison, extension and statistical tests of this
+    configuration: what rule stale_outputs keeps (threshold_choice.reproduction.stale;
+    significance_outputs: rules/significance.smk, included before the rule)."""
     return [
         *table_outputs(),
         *figure_outputs(),
         *comparison_outputs(),
         *extension_outputs(),
+        *significance_outputs(),
     ]
 
 

@@ -29,12 +29,15 @@ __all__ = ["OUTPUT_FOLDERS", "OUTPUT_NAMES", "remove_stale", "stale_outputs"]
 OUTPUT_FOLDERS: tuple[str, ...] = (
     "tables", "tables/extended", "figures",
     layout.EXTENSION, f"{layout.EXTENSION}/tables", f"{layout.EXTENSION}/figures",
+    *(f"significance/{scope}" for scope in layout.SIGNIFICANCE_SCOPES), "significance",
 )
 #: the names the workflow gives the files of those folders
 OUTPUT_NAMES = re.compile(
     rf"^(table5|table[78]_gamma-({layout.GAMMA_LABEL}))\.(csv|md|tex)$"
     r"|^fig[0-9]+\.(png|pdf|svg|csv)$"
     rf"|^({'|'.join(layout.EXTENSION_FILES)})\.(csv|html)$"
+    rf"|^({'|'.join(layout.SIGNIFICANCE_TABLES)})\.(csv|md|tex|html)$"
+    r"|^cd_(methods|models_[\w.-]+)\.(png|pdf|svg|csv)$"
 )
 
 
