@@ -272,3 +272,38 @@ def test_the_authors_estimator_needs_the_authors_12_models_and_their_splits() ->
     numpy_splits["splits"]["splitter"] = "numpy"
     with pytest.raises(UserError, match=r"set splits\.splitter: r"):
         check_config(numpy_splits, root=REPO)
+
+
+def _jvm_starts(monkeypatch, tmp_path, models) -> list:
+    """The processes :func:`_check_weka_options` starts to check ``models``."""
+    import subprocess
+
+    from threshold_choice.reproduction import config as config_module
+
+    started = []
+
+    def run(cmd, **kwargs):
+        started.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, stdout="{}\n", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    jar = tmp_path / "weka.jar"
+    jar.write_bytes(b"jar")
+    config_module._check_weka_options(models, str(jar), tmp_path / "checked")
+    return started
+
+
+def test_the_papers_weka_learners_start_no_jvm_before_the_run(monkeypatch, tmp_path):
+    # they are built in both Wekas by the tests (test_the_papers_weka_learners_are_built_by_...)
+    from threshold_choice.models.weka import PAPER_WEKA_MODELS
+
+    paper = {name: (classname, list(options))
+             for name, (classname, options, _) in PAPER_WEKA_MODELS.items()}
+    assert _jvm_starts(monkeypatch, tmp_path, paper) == []
+
+
+def test_a_weka_learner_with_options_of_ones_own_is_built_before_the_run(monkeypatch, tmp_path):
+    models = {"IBK1": ("weka.classifiers.lazy.IBk", ["-K", "1"]),
+              "IBK3": ("weka.classifiers.lazy.IBk", ["-K", "3"])}
+    (started,) = _jvm_starts(monkeypatch, tmp_path, models)
+    assert '"IBK3"' in started[3] and '"IBK1"' not in started[3]

@@ -111,3 +111,22 @@ def test_the_jar_override_is_named_in_the_provenance(tmp_path, monkeypatch):
     monkeypatch.setenv("THRESHOLD_CHOICE_WEKA_JAR", str(jar))
     versions = provenance.software_versions(weka=True)
     assert versions["weka.jar"].endswith("from THRESHOLD_CHOICE_WEKA_JAR")
+
+
+@pytest.mark.parametrize("estimator", [
+    "threshold_choice.models.weka.WekaClassifier",
+    "sklearn.linear_model:LogisticRegression",
+    "numpy.something",
+    "yaml.SafeLoader",
+])
+def test_an_estimators_distribution_is_the_one_installed_for_its_module(estimator):
+    # the shortcut for the recorded packages names what a scan of every distribution names
+    from importlib import metadata
+
+    top = estimator.split(":", 1)[0].split(".", 1)[0]
+    scanned = metadata.packages_distributions()[top][0]
+    assert provenance.estimator_distribution(estimator) == (scanned, metadata.version(scanned))
+
+
+def test_an_estimator_of_no_installed_distribution_has_none():
+    assert provenance.estimator_distribution("no_such_module_here.Model") is None

@@ -132,9 +132,13 @@ DATASET_JOBS = dataset_jobs(
 )
 
 
-# above every larger_first: for the jobs that run as soon as their inputs exist (evaluations;
-# the figures of one dataset's scores), not in the run's last seconds
+# above every larger_first: for the jobs that run as soon as their inputs exist (the authors'
+# Weka, which every score job waits for; evaluations), not in the run's last seconds
 AS_SOON_AS_READY = 1 + max(larger_first(job) for job in DATASET_JOBS)
+# below every score job and above the run's last steps (priority 0): the figures that need no
+# per-run results fill a core beside the last score jobs, neither delaying a long score job at
+# the start (on two cores, Fig. 1 did: ozone's job waited for it) nor left for the end
+BESIDE_THE_SCORES = 1
 
 
 MODELS = config["models"]["use"]

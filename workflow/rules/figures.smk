@@ -1,8 +1,9 @@
 # Figures 1-9 of the paper (in the configured formats, PNG and PDF by default, each with its
 # plotted data as CSV); the report shows the first format. Each figure's output is the list of
 # its files (figure_files), which the step writes as named. The cost curves (Figs 1, 3, 4, 7,
-# 8, 9) take the evaluation settings, so that their areas are the runs' expected losses. The figures that need no per-run
-# results are drawn as soon as their inputs exist, so that the run's end waits for Figs 5-6 only.
+# 8, 9) take the evaluation settings, so that their areas are the runs' expected losses. The
+# figures that need no per-run results are drawn beside the last score jobs
+# (BESIDE_THE_SCORES), so that the run's end waits for Figs 5-6 only.
 
 
 # Figs 5 and 6 of the paper's scope (its datasets, model types and gammas), whatever the
@@ -61,7 +62,7 @@ rule figures_toy:
         f"{R}/logs/figures/toy.log",
     benchmark:
         f"{R}/benchmarks/figures/toy.tsv"
-    priority: AS_SOON_AS_READY
+    priority: BESIDE_THE_SCORES
     conda:
         "../../environment.yml"
     params:
@@ -87,7 +88,7 @@ rule figure1:
         f"{R}/logs/figures/fig1.log",
     benchmark:
         f"{R}/benchmarks/figures/fig1.tsv"
-    priority: AS_SOON_AS_READY
+    priority: BESIDE_THE_SCORES
     conda:
         "../../environment.yml"
     params:
@@ -108,7 +109,7 @@ rule figures_credit_a:
         f"{R}/logs/figures/credit_a.log",
     benchmark:
         f"{R}/benchmarks/figures/credit_a.tsv"
-    priority: AS_SOON_AS_READY
+    priority: BESIDE_THE_SCORES
     conda:
         "../../environment.yml"
     params:

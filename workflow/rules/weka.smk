@@ -9,6 +9,7 @@ rule weka_authors:
         AUTHORS_WEKA_CHOICE,
     log:
         f"{R}/logs/weka_authors.log",
+    priority: AS_SOON_AS_READY  # every Weka score job waits for it
     localrule: True
     conda:
         "../../environment.yml"

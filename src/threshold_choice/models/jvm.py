@@ -230,18 +230,24 @@ def _wrapper_jars(wjvm: Any) -> list[str]:
 
 
 #: Options of the JVM, for CPU spent on the learners rather than on the JVM itself:
-#: * C2 (the optimising compiler) takes a method from 10x as many calls and loop iterations as
-#:   by default: a score job fits ten learners on small data once per process, so with the
-#:   defaults it spent more CPU compiling than fitting (about 4 s of C2 time on a 155-row
-#:   dataset); the loops that run long still reach C2;
+#: * the compilers start later: C1 (tier 3) after 10x and C2 (tier 4) after 130-500x as many
+#:   calls and loop iterations as by default. A score job fits ten learners on small data
+#:   once per process: with the defaults it spent more CPU compiling than fitting (about 4 s
+#:   of C2 time on a 155-row dataset), and with C2 from 10x still 2.7 s of C2 and 0.6 s of
+#:   C1 on eight small datasets. The loops that run long (IBk's distances, Logistic's BFGS)
+#:   still reach C2, which C1 alone would not (spambase's IBk predictions: twice the CPU);
 #: * the serial garbage collector: the heaps are small, and G1's helper threads cost CPU.
-#: Together they cut a score job's CPU by a quarter on small and mid-sized datasets (six score
-#: processes: 74 s -> 54 s, ``benchmarks/bench_jvm.py``). Java's floating-point arithmetic is
-#: strict, so neither changes a score (the benchmark compares them).
+#: The Weka score step of the 26 datasets, one process each, with the authors' Weka: 147.8
+#: CPU-s against 157.1 with C2 from 10x (``benchmarks/bench_jvm.py --datasets all``), which
+#: had cut the JVM's defaults' CPU by a quarter. Java's floating-point arithmetic is strict,
+#: so no option changes a score (the benchmark compares them).
 JVM_OPTIONS: tuple[str, ...] = (
-    "-XX:Tier4InvocationThreshold=50000",
-    "-XX:Tier4CompileThreshold=60000",
-    "-XX:Tier4BackEdgeThreshold=400000",
+    "-XX:Tier3InvocationThreshold=2000",
+    "-XX:Tier3CompileThreshold=20000",
+    "-XX:Tier3BackEdgeThreshold=600000",
+    "-XX:Tier4InvocationThreshold=2000000",
+    "-XX:Tier4CompileThreshold=2000000",
+    "-XX:Tier4BackEdgeThreshold=20000000",
     "-XX:+UseSerialGC",
 )
 
