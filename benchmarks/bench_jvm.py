@@ -84,8 +84,9 @@ def main(argv: list[str] | None = None) -> int:
             for variant, env in variants.items():
                 out = work / variant / name
                 out.mkdir(parents=True, exist_ok=True)
-                cpu[variant] += _cpu_of([sys.executable, "-c", _SCORE, str(data), str(splits),
-                                         str(registry), str(out), args.weka_jar], env) / args.repeats
+                command = [sys.executable, "-c", _SCORE, str(data), str(splits),
+                           str(registry), str(out), args.weka_jar]
+                cpu[variant] += _cpu_of(command, env) / args.repeats
         files = sorted(p.name for p in (work / "options" / name).glob("*.parquet"))
         same = all(filecmp.cmp(work / "options" / name / f, work / "defaults" / name / f,
                                shallow=False) for f in files)
