@@ -47,6 +47,8 @@ rule collect_runs:
         f"{R}/logs/collect_runs.log",
     benchmark:
         f"{R}/benchmarks/collect_runs.tsv"
+    # as soon as the last evaluation ends: the statistical tests wait for it (significance)
+    priority: AS_SOON_AS_READY
     conda:
         "../../environment.yml"
     params:

@@ -124,6 +124,9 @@ for _scope in SIGNIFICANCE_SCOPES:
             f"{R}/logs/significance/{_scope}.log",
         benchmark:
             f"{R}/benchmarks/significance/{_scope}.tsv"
+        # the longest step on all runs: it starts as soon as they are collected, ahead of
+        # any figure still to draw
+        priority: AS_SOON_AS_READY
         conda:
             "../../environment.yml"
         params:

@@ -421,11 +421,12 @@ def study(runs: pd.DataFrame, *, gammas: Sequence[float], methods: Sequence[str]
     pairs: list[dict[str, object]] = []
     pooled_models = [m for m in models if m not in set(baselines)]
     for gamma in gammas:
-        if _at_gamma(runs, gamma).empty:  # e.g. a scope without runs
+        at = _at_gamma(runs, gamma)  # taken once: the comparisons below filter it again
+        if at.empty:  # e.g. a scope without runs
             logging.getLogger(__name__).warning("no runs at gamma = %s: nothing to compare",
                                                 gamma)
             continue
-        values = blocks(runs, gamma, items="method", methods=methods, models=pooled_models)
+        values = blocks(at, gamma, items="method", methods=methods, models=pooled_models)
         if values.shape[1] >= 2 and len(values):
             row, test = _friedman_row("methods", gamma, POOLED, values, settings, ranks)
             tests.append(row)
@@ -438,12 +439,12 @@ def study(runs: pd.DataFrame, *, gammas: Sequence[float], methods: Sequence[str]
                 nemenyi = float(p_nemenyi[names.index(left), names.index(right)])
                 pairs.append(_pair_row(gamma, POOLED, left, right, pair, nemenyi, settings))
         for method in (methods if model_methods is None else model_methods):
-            values = blocks(runs, gamma, items="model", methods=[method], models=models)
+            values = blocks(at, gamma, items="model", methods=[method], models=models)
             if values.shape[1] >= 2 and len(values):
                 tests.append(_friedman_row("models", gamma, method, values, settings,
                                            ranks)[0])
         for model in models:
-            values = blocks(runs, gamma, items="method", methods=methods, models=[model])
+            values = blocks(at, gamma, items="method", methods=methods, models=[model])
             for _, left, right in _share_pairs(list(values.columns)):
                 if not len(values):
                     continue
