@@ -224,6 +224,22 @@ def as_loss_settings(settings: LossSettings | Mapping[str, Any] | None) -> LossS
                     f"{type(settings).__name__}")
 
 
+def loss_settings(settings: LossSettings | Mapping[str, Any] | None = None,
+                  **settings_kwargs: Any) -> LossSettings:
+    """``settings`` (default ``LossSettings()``; or a mapping of its fields) with
+    ``settings_kwargs`` replacing fields."""
+    base = as_loss_settings(settings)
+    if not settings_kwargs:
+        return base
+    known = {f.name for f in fields(LossSettings)}
+    unknown = sorted(set(settings_kwargs) - known)
+    if unknown:
+        raise UserError(
+            f"unknown setting(s) {', '.join(unknown)}; LossSettings has {', '.join(sorted(known))}"
+        )
+    return replace(base, **settings_kwargs)
+
+
 def with_belief(settings: LossSettings, costs: Costs | None, where: str = "the scorer"
                 ) -> LossSettings:
     """``settings`` averaging over the ``belief`` of ``costs`` when they carry one (a

@@ -45,8 +45,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -66,8 +65,8 @@ from threshold_choice.estimators import (
 )
 from threshold_choice.evaluation import (
     LossSettings,
-    as_loss_settings,
     expected_losses,
+    loss_settings,
     with_belief,
 )
 from threshold_choice.expected_loss import expected_loss
@@ -86,22 +85,6 @@ HIGHER_IS_BETTER: frozenset[str] = frozenset({"AUC", "H"})
 RANK_METRICS: frozenset[str] = frozenset({"AUC", "RL", "RL_conv", "H"})
 _PROBA = "predict_proba"
 _ANY = ("predict_proba", "decision_function")
-
-
-def loss_settings(settings: LossSettings | Mapping[str, Any] | None = None,
-                  **settings_kwargs: Any) -> LossSettings:
-    """``settings`` (default ``LossSettings()``; or a mapping of its fields) with
-    ``settings_kwargs`` replacing fields."""
-    base = as_loss_settings(settings)
-    if not settings_kwargs:
-        return base
-    known = {f.name for f in fields(LossSettings)}
-    unknown = sorted(set(settings_kwargs) - known)
-    if unknown:
-        raise UserError(
-            f"unknown setting(s) {', '.join(unknown)}; LossSettings has {', '.join(sorted(known))}"
-        )
-    return replace(base, **settings_kwargs)
 
 
 def binary_labels(y_true: ArrayLike, pos_label: Any = None) -> NDArray[np.int8]:

@@ -82,6 +82,31 @@ def test_the_data_functions_never_import_matplotlib():
     assert proc.returncode == 0, proc.stderr
 
 
+def test_the_figures_drawn_from_scores_never_import_scikit_learn(tmp_path):
+    # each figure job is a fresh process: scikit-learn's import (with scipy.stats: about a
+    # second of CPU) is for from_estimator, not for figures of scores
+    code = (
+        "import sys, math\n"
+        "import pandas as pd\n"
+        "from threshold_choice.reproduction import figures as F\n"
+        "from threshold_choice.reproduction.steps import step_figures_runs, step_figures_toy\n"
+        f"out = {str(tmp_path)!r}\n"
+        "t = F.toy_example()\n"
+        "F.credit_a_figure('fig3', {'Prior': t, 'Random': t}, out + '/fig3')\n"
+        "step_figures_toy(*[[f'{out}/fig{n}.png', f'{out}/fig{n}.pdf', f'{out}/fig{n}.csv']\n"
+        "                   for n in (2, 8, 9)])\n"
+        "runs = pd.DataFrame({'dataset': ['a'] * 4, 'model': ['NB'] * 4, 'split': [1] * 4,\n"
+        "    'gamma': [math.inf, math.inf, 0.0, 0.0],\n"
+        "    'method': ['train-optimal', 'score-driven'] * 2, 'loss': [.1, .2, .3, .4]})\n"
+        "F.figure5(runs, out + '/fig5'); F.figure6(runs, out + '/fig6')\n"
+        "print(sorted(m for m in ('sklearn', 'matplotlib') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (tmp_path / "fig3.png").is_file() and (tmp_path / "fig9.pdf").is_file()
+    assert proc.stdout.split("\n")[-2] == "['matplotlib']"
+
+
 # -- independent references ----------------------------------------------------------------------
 
 

@@ -24,17 +24,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.utils.validation import check_is_fitted
 
 from threshold_choice import costlines
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
-from threshold_choice.estimators import (
-    ThresholdChoiceClassifier,
-    find_threshold_classifier,
-    response_scores,
-    warn_implicit_pos_label,
-)
 from threshold_choice.evaluation import LossSettings
 from threshold_choice.plotting._common import (
     FigureData,
@@ -163,6 +156,15 @@ def estimator_scores(
     positive class: another ``pos_label`` then needs ``X_train``. An unfitted ``estimator``
     raises scikit-learn's ``NotFittedError``; a plain classifier with labels other than 0/1
     and no ``pos_label`` warns which class it takes (as ``ThresholdChoiceClassifier.fit``)."""
+    # scikit-learn on first use: a figure drawn from scores (the workflow's) needs none of it
+    from sklearn.utils.validation import check_is_fitted
+
+    from threshold_choice.estimators import (
+        find_threshold_classifier,
+        response_scores,
+        warn_implicit_pos_label,
+    )
+
     check_is_fitted(estimator)
     classes = np.asarray(estimator.classes_)
     clf = find_threshold_classifier(estimator)
@@ -212,6 +214,8 @@ def binary_labels(y: ArrayLike, pos_label: Any, what: str) -> tuple[ArrayLike, A
 def model_name(estimator: Any) -> str:
     """The class name of the model inside ``estimator`` (through
     ``ThresholdChoiceClassifier`` and ``Pipeline`` wrappers)."""
+    from threshold_choice.estimators import ThresholdChoiceClassifier
+
     inner = estimator
     while True:
         if isinstance(inner, ThresholdChoiceClassifier):
@@ -555,8 +559,7 @@ class ThresholdChoiceDisplay:
                             "cost_distribution= with their positive class as pos_label")
         pos_label = costs.check_pos_label(pos_label, cls.__name__)
         if costs.belief is not None and "settings" in known:  # averaged over, as elsewhere
-            from threshold_choice.evaluation import with_belief
-            from threshold_choice.scorers import loss_settings
+            from threshold_choice.evaluation import loss_settings, with_belief
 
             fields = {f.name for f in dataclasses.fields(LossSettings)}
             given = {k: kwargs.pop(k) for k in list(kwargs) if k in fields}

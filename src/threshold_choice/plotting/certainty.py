@@ -17,12 +17,11 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice.bootstrap import bootstrap
-from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.evaluation import LossSettings, expected_losses, loss_settings
 from threshold_choice.methods import ORACLES
 from threshold_choice.plotting._base import ThresholdChoiceDisplay, method_style
 from threshold_choice.plotting._common import RunScores, gamma_text
 from threshold_choice.plotting.cost_curves import default_methods
-from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import parse_gamma
 
 _TICK_GAMMAS = (math.inf, 16.0, 4.0, 1.0, 0.25, 0.0)

@@ -22,7 +22,7 @@ from threshold_choice.bootstrap import check_n_boot, percentile_bounds, replicat
 from threshold_choice.cost_distributions import parse_cost_distribution
 from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, expected_losses
+from threshold_choice.evaluation import LossSettings, expected_losses, loss_settings
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make_selection
 from threshold_choice.plotting._base import (
@@ -33,7 +33,6 @@ from threshold_choice.plotting._base import (
     method_style,
 )
 from threshold_choice.plotting._common import RunScores, c_grid
-from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 if TYPE_CHECKING:  # matplotlib is imported by the drawing: the paper's figure data need none

@@ -38,7 +38,7 @@ from threshold_choice.decision_curves import (
     rescale_thresholds,
 )
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings
+from threshold_choice.evaluation import LossSettings, loss_settings
 from threshold_choice.metrics import bounded_brier_score, bounded_log_loss
 from threshold_choice.plotting._base import (
     COSTS_GID,
@@ -49,7 +49,6 @@ from threshold_choice.plotting._base import (
 )
 from threshold_choice.plotting._common import RunScores, clipped_span
 from threshold_choice.plotting.cost_curves import selection
-from threshold_choice.scorers import loss_settings
 from threshold_choice.uncertainty import format_gamma, parse_gamma
 
 #: the x-axis labels of the rescaled curves
