@@ -466,15 +466,9 @@ class ThresholdChoiceDisplay:
             ``pos_label_``, else ``classes_[1]`` (with a warning when the labels are not
             0/1). Kept as the display's ``event`` (the other class as ``negative``).
         costs : Costs, default=None
-            The costs of the two errors in the user's units
-            (:class:`~threshold_choice.Costs`): their positive class is the display's (a
-            different ``pos_label`` is refused), and their cost proportion
-            ``c = C_FP / (C_FP + C_FN)`` is marked (``ROCDisplay``, ``FROCDisplay``: its
-            optimal point, as a cost proportion of ``cost_proportions``; the cost-space,
-            log-odds and decision curves: a vertical line at ``c``). Their ``belief``, if
-            any (``Costs.from_ratio_range``), is the cost distribution the expected losses
-            average over (another ``cost_distribution`` is refused). ``CertaintyDisplay``,
-            which averages over every ``c``, takes only costs with a belief.
+            The costs of the two errors in the user's units, as for
+            :meth:`from_predictions`: their cost proportion is marked, and their belief, if
+            any, is the cost distribution the expected losses average over.
         name : str, default=None
             The model's name; ``None``: its class name (through ``ThresholdChoiceClassifier``
             and ``Pipeline``).
