@@ -401,20 +401,20 @@ def test_dry_run_of_the_full_default_config_plans_every_job():
         "--dry-run", "--quiet", "rules", "--config", "results=/tmp/threshold-choice-dry-run"
     )
     out = proc.stdout + proc.stderr
-    # the four datasets of 50 000 cells or more (rows x columns) have jobs of their own, the
-    # 22 others share 3 jobs (8, 8, 6) of each per-dataset step; a score job fits all 12 models
+    # the three datasets of 100 000 cells or more (rows x columns) have jobs of their own, the
+    # 23 others share 2 jobs (12, 11) of each per-dataset step; a score job fits all 12 models
     counts = planned_jobs(out)
     for step in ("prepare", "score", "evaluate"):
-        assert [counts.get(f"{step}_{n}") for n in range(1, 9)] == [1] * 7 + [None], out[-2000:]
+        assert [counts.get(f"{step}_{n}") for n in range(1, 7)] == [1] * 5 + [None], out[-2000:]
     assert counts["tables"] == 1
-    plan = snakemake("--dry-run", *[f"score_{n}" for n in range(1, 8)], "--config",
+    plan = snakemake("--dry-run", *[f"score_{n}" for n in range(1, 6)], "--config",
                      "results=/tmp/threshold-choice-dry-run")
     jobs = [{Path(path.strip()).stem for path in line.split("input:")[1].split(",")
              if path.strip().endswith(".parquet")}
             for line in plan.stdout.splitlines() if "input:" in line]
-    assert sorted(len(job) for job in jobs) == [1, 1, 1, 1, 6, 8, 8], plan.stdout[-3000:]
+    assert sorted(len(job) for job in jobs) == [1, 1, 1, 11, 12], plan.stdout[-3000:]
     assert {d for job in jobs if len(job) == 1 for d in job} == {
-        "chess-KRVKP", "musk1", "ozone", "spambase"}
+        "chess-KRVKP", "ozone", "spambase"}
     assert len(set().union(*jobs)) == 26
 
 

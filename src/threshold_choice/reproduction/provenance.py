@@ -87,7 +87,10 @@ def estimator_distribution(estimator: str) -> tuple[str, str] | None:
     top = estimator.split(":", 1)[0].split(".", 1)[0]
     if top in _MODULES:  # known: no scan of every installed distribution (0.3 s a process)
         name = _MODULES[top]
-        return name, _package_versions((name,))[name]
+        try:
+            return name, metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
     names = _distributions().get(top)
     if not names:
         return None
