@@ -243,3 +243,22 @@ def test_figure_6_the_bounded_brier_score_favours_the_binary_test_over_5_20_perc
     pv = np.mean((y - models["Highly sensitive (predictive values)"]) ** 2)
     assert pv < np.mean((y - models["Well calibrated"]) ** 2) < np.mean(
         (y - models["Highly sensitive"]) ** 2)
+
+
+@pytest.mark.parametrize("layout", [None, "constrained"])
+def test_the_log_odds_tick_labels_do_not_run_into_each_other_on_a_2x2_grid(layout):
+    y, s = random_scores(5, 400)
+    fig, axes = plt.subplots(2, 2, figsize=(8, 6), layout=layout)
+    display = LogOddsRegretDisplay.from_predictions(y, s, ax=axes[0, 0])
+    fig.canvas.draw()
+    boxes = sorted((t.get_window_extent() for t in display.ax_.get_xticklabels()
+                    if t.get_text()), key=lambda box: box.x0)
+    assert len(boxes) >= 5  # thinned, not emptied: both ends and the middle
+    assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:]))
+
+
+def test_the_log_odds_ticks_are_all_kept_where_there_is_room():
+    y, s = random_scores(5, 400)
+    display = LogOddsRegretDisplay.from_predictions(y, s)  # its own figure
+    labels = [t.get_text().split("\n")[0] for t in display.ax_.get_xticklabels()]
+    assert labels == ["0.001", "0.01", "0.1", "0.25", "0.5", "0.75", "0.9", "0.99", "0.999"]
