@@ -6,6 +6,7 @@ the readings of Figs 6 and 7 on Assel et al.'s simulation (Appendix D's)."""
 
 from __future__ import annotations
 
+import itertools
 from io import StringIO
 
 import matplotlib.pyplot as plt
@@ -254,7 +255,7 @@ def test_the_log_odds_tick_labels_do_not_run_into_each_other_on_a_2x2_grid(layou
     boxes = sorted((t.get_window_extent() for t in display.ax_.get_xticklabels()
                     if t.get_text()), key=lambda box: box.x0)
     assert len(boxes) >= 5  # thinned, not emptied: both ends and the middle
-    assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:]))
+    assert all(left.x1 < right.x0 for left, right in itertools.pairwise(boxes))
 
 
 def test_the_log_odds_ticks_are_all_kept_where_there_is_room():
