@@ -62,6 +62,14 @@ def test_the_guard_catches_a_drawing():
         draw_cost_curves(displays, title="drawn")
 
 
+#: a runs table of one dataset and model type at gamma = inf and 0, as code for a fresh process
+_TINY_RUNS = (
+    "runs = pd.DataFrame({'dataset': ['a'] * 4, 'model': ['NB'] * 4, 'split': [1] * 4,\n"
+    "    'gamma': [math.inf, math.inf, 0.0, 0.0],\n"
+    "    'method': ['train-optimal', 'score-driven'] * 2, 'loss': [.1, .2, .3, .4]})\n"
+)
+
+
 def test_the_data_functions_never_import_matplotlib():
     code = (
         "import sys, math\n"
@@ -72,9 +80,7 @@ def test_the_data_functions_never_import_matplotlib():
         "F.figure2_data(n=1000)\n"
         "F.credit_a_data('fig3', {'Prior': t, 'Random': t})\n"
         "F.figure8_data(); F.figure9_data()\n"
-        "runs = pd.DataFrame({'dataset': ['a'] * 4, 'model': ['NB'] * 4, 'split': [1] * 4,\n"
-        "    'gamma': [math.inf, math.inf, 0.0, 0.0],\n"
-        "    'method': ['train-optimal', 'score-driven'] * 2, 'loss': [.1, .2, .3, .4]})\n"
+        + _TINY_RUNS +
         "F.figure5_data(runs); F.figure6_data(runs)\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib was imported'\n"
     )
@@ -89,15 +95,13 @@ def test_the_figures_drawn_from_scores_never_import_scikit_learn(tmp_path):
         "import sys, math\n"
         "import pandas as pd\n"
         "from threshold_choice.reproduction import figures as F\n"
-        "from threshold_choice.reproduction.steps import step_figures_runs, step_figures_toy\n"
+        "from threshold_choice.reproduction.steps import step_figures_toy\n"
         f"out = {str(tmp_path)!r}\n"
         "t = F.toy_example()\n"
         "F.credit_a_figure('fig3', {'Prior': t, 'Random': t}, out + '/fig3')\n"
         "step_figures_toy(*[[f'{out}/fig{n}.png', f'{out}/fig{n}.pdf', f'{out}/fig{n}.csv']\n"
         "                   for n in (2, 8, 9)])\n"
-        "runs = pd.DataFrame({'dataset': ['a'] * 4, 'model': ['NB'] * 4, 'split': [1] * 4,\n"
-        "    'gamma': [math.inf, math.inf, 0.0, 0.0],\n"
-        "    'method': ['train-optimal', 'score-driven'] * 2, 'loss': [.1, .2, .3, .4]})\n"
+        + _TINY_RUNS +
         "F.figure5(runs, out + '/fig5'); F.figure6(runs, out + '/fig6')\n"
         "print(sorted(m for m in ('sklearn', 'matplotlib') if m in sys.modules))\n"
     )
