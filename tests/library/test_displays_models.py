@@ -276,6 +276,26 @@ def test_a_switch_of_the_best_method_at_a_large_certainty_is_off_the_spine():
                                      if line is not switch)
 
 
+def test_switch_lines_of_several_models_share_no_line_style_with_a_method():
+    # with several models a method is a line style: a switch drawn dotted read as rate-driven
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0, stratify=y)
+    fig, ax = plt.subplots()
+    for clf in (GaussianNB(), LogisticRegression(max_iter=5000)):
+        CertaintyDisplay.from_estimator(clf.fit(X_train, y_train), X_test, y_test,
+                                        X_train=X_train, y_train=y_train, pos_label=0, ax=ax)
+    switches = [line for line in ax.get_lines() if "best changes" in str(line.get_label())]
+    methods = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    assert len(switches) == 2 and len(methods) == 6  # one switch per model here
+    method_dashes = {(line.get_linestyle(), str(line._unscaled_dash_pattern))
+                     for line in methods}
+    for switch in switches:
+        assert (switch.get_linestyle(), str(switch._unscaled_dash_pattern)) not in method_dashes
+        assert switch.get_marker() == "v"  # a triangle at its top, in the legend too
+
+
 # -- numbers and names -------------------------------------------------------------------------
 
 

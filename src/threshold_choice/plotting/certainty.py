@@ -25,8 +25,10 @@ from threshold_choice.plotting.cost_curves import default_methods
 from threshold_choice.uncertainty import parse_gamma
 
 _TICK_GAMMAS = (math.inf, 16.0, 4.0, 1.0, 0.25, 0.0)
-#: line styles of the vertical lines at the switches of the best method, in order
-_SWITCH_STYLES = (":", "--", "-.", (0, (1, 3)))
+#: line styles of the vertical lines at the switches of the best method, in order: long-dash
+#: patterns none of the methods' lines use (with several models a method is a line style:
+#: ``_base._METHOD_STYLES``), each line ending in a triangle at its top
+_SWITCH_STYLES = ((0, (8, 3)), (0, (8, 3, 1, 3)), (0, (8, 3, 1, 3, 1, 3)), (0, (14, 4)))
 
 
 def to_uncertainty(gamma: ArrayLike) -> NDArray[np.float64]:
@@ -201,8 +203,9 @@ class CertaintyDisplay(ThresholdChoiceDisplay):
             # over the curves, and (with the margin below) off the spine even at gamma 500
             # from 0 up to the curves (not across the whole height: a legend may sit above)
             u = float(to_uncertainty(row.gamma))
-            (line,) = ax.plot([u, u], [0.0, top], color=color or "0.3", zorder=4, lw=1.3,
-                              ls=_SWITCH_STYLES[k % len(_SWITCH_STYLES)],
+            (line,) = ax.plot([u, u], [0.0, top], color=color or "0.3", zorder=4, lw=1.2,
+                              ls=_SWITCH_STYLES[k % len(_SWITCH_STYLES)], marker="v",
+                              markevery=[1], ms=5,
                               label=self._label(f"best changes at \u03b3\u2248{row.gamma:.3g}: "
                                                 f"{row.before} \u2192 {row.after}"))
             self._key(line, own=True)
