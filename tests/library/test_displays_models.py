@@ -282,7 +282,7 @@ def test_switch_lines_of_several_models_share_no_line_style_with_a_method():
 
     X, y = load_breast_cancer(return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0, stratify=y)
-    fig, ax = plt.subplots()
+    _, ax = plt.subplots()
     for clf in (GaussianNB(), LogisticRegression(max_iter=5000)):
         CertaintyDisplay.from_estimator(clf.fit(X_train, y_train), X_test, y_test,
                                         X_train=X_train, y_train=y_train, pos_label=0, ax=ax)
