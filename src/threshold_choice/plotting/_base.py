@@ -570,7 +570,7 @@ class ThresholdChoiceDisplay:
     def _mark_costs(self, ax: Axes, x: float | None = None) -> None:
         """The user's costs (``costs=``, a :class:`Costs`) as a vertical line at ``x``
         (default their cost proportion ``c``), once per axes, named in the legend."""
-        costs = getattr(self, "user_costs", None)
+        costs = self.user_costs
         if costs is None or any(line.get_gid() == COSTS_GID for line in ax.get_lines()):
             return
         c = costs.cost_proportion
@@ -918,6 +918,23 @@ def _room_outside(ax: Axes, legend: Legend) -> bool:
 
 #: the gid of the line marking the user's costs (not data: no curve sets a range by it)
 COSTS_GID = "threshold-choice-costs"
+#: the end of the legend entry of a curve that rises above the axes' top
+OFF_TOP = " (runs off the top)"
+
+
+def data_lines(ax: Axes) -> list[Any]:
+    """The lines of ``ax`` that are data: all but the mark of the user's costs."""
+    return [line for line in ax.get_lines() if line.get_gid() != COSTS_GID]
+
+
+def mark_above(lines: Sequence[Any], top: float) -> None:
+    """Mark as running off the top (:data:`OFF_TOP`) the curves among ``lines`` that rise
+    above ``top``."""
+    for line in lines:
+        label = str(line.get_label())
+        peak = np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
+        if not label.startswith("_") and not label.endswith(OFF_TOP) and peak > top:
+            line.set_label(label + OFF_TOP)
 #: the places tried, in order, for a legend inside the axes that covers no data
 _INSIDE_PLACES = ("upper right", "upper left", "lower right", "lower left", "center right",
                   "center left", "upper center", "lower center", "center")
@@ -964,7 +981,7 @@ def _grouped_entries(ax: Axes, models: Sequence[ThresholdChoiceDisplay]
             if gamma is not None:
                 gammas.setdefault(gamma, Line2D([], [], lw=2.5, color=_lighter(
                     grey, gamma_shade(gamma))))
-                if label.endswith(" (runs off the top)"):
+                if label.endswith(OFF_TOP):
                     off_top.setdefault((method, gamma), []).append(display.name or "")
         elif role:
             if isinstance(handle, Line2D):
@@ -1087,7 +1104,7 @@ def _covered(ax: Axes, box: Any, lenient: bool = False) -> int:
     for artist in artists:
         if not artist.get_visible() or getattr(artist, "_threshold_choice_background", False):
             continue
-        if lenient and str(artist.get_label()).endswith(" (runs off the top)"):
+        if lenient and str(artist.get_label()).endswith(OFF_TOP):
             continue
         transform = artist.get_transform()
         if hasattr(artist, "get_path") and not hasattr(artist, "get_paths"):  # a Line2D
@@ -1148,4 +1165,3 @@ def save_displays(
     frame = pd.concat([d.data for d in displays], ignore_index=True)
     save_figure(figure, path, beside={csv: frame.to_csv(index=False)})  # both or neither
     return {ext: path, "csv": csv}
-

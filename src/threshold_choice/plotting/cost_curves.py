@@ -26,10 +26,12 @@ from threshold_choice.evaluation import LossSettings, expected_losses, loss_sett
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.methods import NEEDS_TRAIN, PAPER_METHODS, Selection, make_selection
 from threshold_choice.plotting._base import (
-    COSTS_GID,
+    OFF_TOP,
     ThresholdChoiceDisplay,
     belief_text,
+    data_lines,
     gamma_legend,
+    mark_above,
     method_style,
 )
 from threshold_choice.plotting._common import RunScores, c_grid
@@ -345,15 +347,14 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
                                 alpha=band_alpha, lw=0, zorder=2)
         # the curves of every display on the axes set the height (cost lines reach 2 pi),
         # up to the bound (near an infinite part, K_F of a poor method can be far higher)
-        top = _focused_top([line for line in ax.get_lines() if line.get_gid() != COSTS_GID],
-                           focus)
+        top = _focused_top(data_lines(ax), focus)
         if self.bands is not None and not focus:
             top = max(top, self.bands["upper"].max())
         top *= 1.15
         if math.isfinite(self.bound):
             top = min(1.05 * self.bound, top) or 1.05 * self.bound
             # the bound may cut a curve the focus kept: it runs off the top too
-            _mark_above([line for line in ax.get_lines() if line.get_gid() != COSTS_GID], top)
+            mark_above(data_lines(ax), top)
         legend_title = self.LEGEND_TITLE
         if self.distribution != "uniform":
             legend_title = legend_title.replace("(area)", "(area weighted by w)")
@@ -397,7 +398,6 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
 
 #: a curve peaking above this many times the median peak does not set the height (focus)
 FOCUS_RATIO = 3.0
-_OFF_TOP = " (runs off the top)"
 
 
 def _focused_top(lines: Sequence[Any], focus: bool) -> float:
@@ -418,21 +418,12 @@ def _focused_top(lines: Sequence[Any], focus: bool) -> float:
         label = str(line.get_label())
         if label.startswith("_"):
             continue
-        marked = label.endswith(_OFF_TOP)
+        marked = label.endswith(OFF_TOP)
         if peak > limit and not marked:
-            line.set_label(label + _OFF_TOP)
+            line.set_label(label + OFF_TOP)
         elif peak <= limit and marked:  # the axes now reach its peak
-            line.set_label(label.removesuffix(_OFF_TOP))
+            line.set_label(label.removesuffix(OFF_TOP))
     return float(kept.max())
-
-
-def _mark_above(lines: Sequence[Any], top: float) -> None:
-    """Mark as running off the top the curves among ``lines`` that rise above ``top``."""
-    for line in lines:
-        label = str(line.get_label())
-        peak = np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
-        if not label.startswith("_") and not label.endswith(_OFF_TOP) and peak > top:
-            line.set_label(label + _OFF_TOP)
 
 
 def _bands(

@@ -31,6 +31,7 @@ from threshold_choice.plotting._base import (
     _METHOD_STYLES,
     ThresholdChoiceDisplay,
     belief_text,
+    mark_above,
 )
 
 #: the entry of ``distributions`` that stands for accuracy's point mass at ``c = 1/2``
@@ -294,12 +295,8 @@ class CostWeightDisplay(ThresholdChoiceDisplay):
         old = ax.get_ylim()[1] if getattr(ax, "_threshold_choice_displays", None) else 0.0
         top = max(old, 1.12 * peak if peak > 0 else 1.0)
         ax.set_ylim(0.0, top)
-        for line in ax.get_lines():  # a density above the top says so
-            label = str(line.get_label())
-            ydata = np.asarray(line.get_ydata(), dtype=np.float64)
-            if (ydata.size > 2 and np.nanmax(ydata) > top and not label.startswith("_")
-                    and not label.endswith("(runs off the top)")):
-                line.set_label(f"{label} (runs off the top)")
+        # a density above the top says so (the curves: not the two-point marks)
+        mark_above([line for line in ax.get_lines() if np.size(line.get_ydata()) > 2], top)
         if self.scale == "cost":
             ax.set_xlim(0.0, 1.0)
             xlabel, ylabel = "cost proportion c", "density of c,  w(c)"

@@ -41,8 +41,8 @@ from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings, loss_settings
 from threshold_choice.metrics import bounded_brier_score, bounded_log_loss
 from threshold_choice.plotting._base import (
-    COSTS_GID,
     ThresholdChoiceDisplay,
+    data_lines,
     gamma_legend,
     method_style,
     number_text,
@@ -317,8 +317,7 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
                                   f"all {row.treat_all:.4f})"))
             self._key(line, own=True)
         # net benefit is at most pi1 (treat-all at t = 0); below 0 only a margin is useful
-        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in ax.get_lines()
-                  if line.get_gid() != COSTS_GID)
+        top = max(np.nanmax(np.asarray(line.get_ydata(), float)) for line in data_lines(ax))
         top = top if top > 0 else 1.0
         ax.set_ylim(-0.15 * top, 1.1 * top)
         if t.size > 1:
