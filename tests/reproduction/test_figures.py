@@ -363,3 +363,26 @@ def test_figure_pngs_are_written_with_a_palette_a_third_of_the_full_colour_size(
     with Image.open(path) as image:
         assert image.mode == "P"
     assert path.stat().st_size < 0.5 * full.stat().st_size
+
+
+def test_figure_pngs_are_the_palette_of_the_full_colour_png_matplotlib_writes(tmp_path):
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    def fan() -> Figure:  # the same figure anew: a figure's second drawing may differ
+        fig = Figure()
+        ax = fig.subplots()
+        for k in range(50):
+            ax.plot([0, 1], [k / 50, 1 - k / 50], color=f"C{k % 10}", lw=0.7)
+        ax.set_title("a title")
+        return fig
+
+    path = tmp_path / "fan.png"
+    save_figure(fan(), path)
+    full = tmp_path / "full.png"
+    fan().savefig(full, dpi=150)
+    expected = tmp_path / "expected.png"
+    with Image.open(full) as image:
+        image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
+            expected, format="PNG", optimize=True)
+    assert path.read_bytes() == expected.read_bytes()
