@@ -328,6 +328,23 @@ def test_roc_axes_are_square_and_name_the_users_classes(own, computed):
     assert "'benign'" in ax.get_xlabel()
 
 
+@pytest.mark.parametrize("layout", [None, "constrained"])
+@pytest.mark.parametrize("cls", DISPLAYS)
+def test_axis_labels_stay_in_the_figure_and_near_their_axes_on_a_small_grid(cls, layout,
+                                                                          computed):
+    # a top-right panel of a caller's 8x6 in 2x2 grid: matplotlib alone wraps a y-label up
+    # to the figure's top edge (ROC's was cut there), far past its axes
+    fig, axs = plt.subplots(2, 2, figsize=(8, 6), layout=layout)
+    ax = _draw(computed[cls], axs[0, 1])
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    figure_box, axes_box = fig.bbox, ax.get_window_extent()
+    for label, side in ((ax.xaxis.label, "width"), (ax.yaxis.label, "height")):
+        box = label.get_window_extent(renderer)
+        assert box.y1 <= figure_box.y1 and box.x1 <= figure_box.x1, label.get_text()
+        assert getattr(box, side) <= 1.25 * getattr(axes_box, side) + 2, label.get_text()
+
+
 @pytest.mark.parametrize("cls", [FROCDisplay, FCostDisplay])
 def test_the_f_measure_displays_name_their_positive_class_by_the_users_label(cls, computed):
     ax = _draw(computed[cls][:1])

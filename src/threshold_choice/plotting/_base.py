@@ -760,10 +760,12 @@ class ThresholdChoiceDisplay:
         return f"class {k}"
 
     def _finish(self, ax: Axes, xlabel: str, ylabel: str, legend_title: str | None = None) -> None:
-        """The axes' labels (wrapped inside the figure when longer than it leaves room for),
-        a light grid and the legend: the end of every ``_draw``."""
-        ax.set_xlabel(xlabel, wrap=True)
-        ax.set_ylabel(ylabel, wrap=True)
+        """The axes' labels (wrapped to the axes' width and height when longer, see
+        :class:`_WrapToAxes`), a light grid and the legend: the end of every ``_draw``."""
+        for label, vertical in ((ax.set_xlabel(xlabel, wrap=True), False),
+                                (ax.set_ylabel(ylabel, wrap=True), True)):
+            if hasattr(label, "_get_wrap_line_width"):  # else matplotlib's wrapping alone
+                label._get_wrap_line_width = _WrapToAxes(label, ax, vertical)
         ax.grid(alpha=0.25)
         self._legend(ax, legend_title)
 
@@ -886,6 +888,27 @@ def _options_doc(base_doc: str | None, cls: type, note: str) -> str | None:
     parts = [base.pop("")]
     parts += [f"{title}\n{'-' * len(title)}\n{body}" for title, body in base.items()]
     return "\n\n".join(parts) + "\n"
+
+
+#: how much longer than its axes' side an axis label's line may be (centred, it overhangs
+#: the axes by an eighth each side: into the tick labels' margin, not a neighbour's panel)
+_OVERHANG = 1.25
+
+
+class _WrapToAxes:
+    """The length a wrapped axis label's lines may take: matplotlib's (up to the figure's
+    edge, from the label's centre) but no more than the axes' side it labels. On a panel of
+    a grid, matplotlib's alone lets a y-label run past its axes to the figure's top edge and
+    be cut there. Measured at each drawing, so a label wraps anew when the layout moves the
+    axes; a class rather than a closure, so that the figure still pickles."""
+
+    def __init__(self, label: Any, ax: Axes, vertical: bool) -> None:
+        self.label, self.ax, self.vertical = label, ax, vertical
+
+    def __call__(self) -> float:
+        box = self.ax.get_window_extent()
+        own = type(self.label)._get_wrap_line_width(self.label)
+        return min(own, _OVERHANG * (box.height if self.vertical else box.width))
 
 
 def _legend_place(legend: str | None) -> str | None:
