@@ -113,31 +113,32 @@ class RunScores:
 
 
 class FigureData:
-    """Collects the rows of a figure's frame (:data:`DATA_COLUMNS`), in drawing order."""
+    """Collects the rows of a figure's frame (:data:`DATA_COLUMNS`), in drawing order. The
+    series are kept as arrays and made one frame at the end: a figure of cost lines has
+    hundreds of series, and a frame per series cost more than the drawing's data."""
 
     def __init__(self) -> None:
-        self.parts: list[pd.DataFrame] = []
+        self._labels: list[tuple[str, str, str]] = []
+        self._x: list[np.ndarray] = []
+        self._y: list[np.ndarray] = []
 
     def add(self, panel: str, kind: str, series: str, x: ArrayLike, y: ArrayLike) -> None:
         x_arr = np.atleast_1d(np.asarray(x, dtype=float))
         y_arr = np.atleast_1d(np.asarray(y, dtype=float))
         n = max(x_arr.size, y_arr.size)
-        self.parts.append(
-            pd.DataFrame(
-                {
-                    "panel": [panel] * n,
-                    "kind": [kind] * n,
-                    "series": [series] * n,
-                    "x": np.broadcast_to(x_arr, n),
-                    "y": np.broadcast_to(y_arr, n),
-                }
-            )
-        )
+        self._labels.append((panel, kind, series))
+        self._x.append(np.broadcast_to(x_arr, n))
+        self._y.append(np.broadcast_to(y_arr, n))
 
     def frame(self) -> pd.DataFrame:
-        if not self.parts:
+        if not self._labels:
             return pd.DataFrame(columns=list(DATA_COLUMNS))
-        return pd.concat(self.parts, ignore_index=True)
+        counts = [x.size for x in self._x]
+        labels = {name: np.repeat(np.array([t[k] for t in self._labels], dtype=object),
+                                  counts)
+                  for k, name in enumerate(DATA_COLUMNS[:3])}
+        return pd.DataFrame({**labels, "x": np.concatenate(self._x),
+                             "y": np.concatenate(self._y)})
 
 
 #: metadata that would make two writes of the same figure differ (the creation date), per format
