@@ -86,6 +86,19 @@ def test_missing_or_foreign_jar_is_rejected_before_the_jvm_starts(tmp_path: Path
         ensure_jvm(weka_jar=other)
 
 
+def test_a_jar_replaced_at_the_same_path_is_checked_again(tmp_path: Path) -> None:
+    # the check is read once per version of the file (a score job asks once per model)
+    path = tmp_path / "weka.jar"
+    with zipfile.ZipFile(path, "w") as jar:
+        jar.writestr("weka/core/Version.class", b"\xca\xfe\xba\xbe")
+    assert check_weka_jar(path) == str(path.resolve())
+    assert check_weka_jar(path) == str(path.resolve())
+    with zipfile.ZipFile(path, "w") as jar:
+        jar.writestr("org/example/Main.class", b"\xca\xfe\xba\xbe")
+    with pytest.raises(UserError, match=r"holds no weka/core/Version.class"):
+        check_weka_jar(path)
+
+
 @pytest.mark.parametrize("via_env", [False, True], ids=["argument", "environment"])
 def test_given_jar_replaces_the_bundled_one(
     jvm: None, sonar: Path, tmp_path: Path, via_env: bool

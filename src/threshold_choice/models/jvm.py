@@ -209,8 +209,8 @@ def check_weka_jar(weka_jar: str | os.PathLike[str]) -> str:
             "weka-dev-3.9.1.jar from Maven Central), or unset it to use the bundled Weka."
         )
     try:
-        with zipfile.ZipFile(path) as jar:
-            has_weka = "weka/core/Version.class" in jar.namelist()
+        stat = path.stat()
+        has_weka = _holds_weka(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     except (OSError, zipfile.BadZipFile) as exc:
         raise UserError(f"{str(path)!r} is not a readable jar ({exc}); give a weka.jar.") from exc
     if not has_weka:
@@ -219,6 +219,15 @@ def check_weka_jar(weka_jar: str | os.PathLike[str]) -> str:
             "the jar of a Weka release (weka.jar or weka-dev-X.Y.Z.jar)."
         )
     return str(path.resolve())
+
+
+@functools.lru_cache(maxsize=8)
+def _holds_weka(path: str, size: int, mtime_ns: int) -> bool:
+    """Whether the jar at ``path`` holds Weka's core classes, read once per process and
+    version of the file (a score job keys each of its models on the jar: reading a Weka
+    jar's directory takes 15 ms)."""
+    with zipfile.ZipFile(path) as jar:
+        return "weka/core/Version.class" in jar.namelist()
 
 
 def _wrapper_jars(wjvm: Any) -> list[str]:

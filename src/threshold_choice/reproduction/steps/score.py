@@ -157,15 +157,19 @@ def step_score(
     data = splits = None
     frames: dict[tuple[str, int], pd.DataFrame] = {}
     failed: list[str] = []
+    runtime: tuple[str, str] | None = None  # the Weka jar and Java the models are keyed on
     for spec, scores_path, timings_path in zip(specs, out_scores, out_timings, strict=True):
         scores_path, timings_path = Path(scores_path), Path(timings_path)
         key = parts = None
         if cache is not None:
-            weka = _is_weka(spec)
+            jar = java = None
+            if _is_weka(spec):
+                if runtime is None:  # once per dataset, not per model
+                    runtime = (resolved_weka_jar(weka_jar), java_release())
+                jar, java = runtime
             key, parts = score_key(prepared=prepared, splits_csv=splits_csv,
                                    entry=_entry_of(spec, entries), seed=seed,
-                                   weka_jar=resolved_weka_jar(weka_jar) if weka else None,
-                                   java=java_release() if weka else None)
+                                   weka_jar=jar, java=java)
             if cache.fetch(spec.name, key, scores_path, timings_path):
                 log.info("model %s on %s: scores from the cache (key %s)", spec.name,
                          prepared.stem, key[:16])
