@@ -209,8 +209,8 @@ def check_weka_jar(weka_jar: str | os.PathLike[str]) -> str:
             "weka-dev-3.9.1.jar from Maven Central), or unset it to use the bundled Weka."
         )
     try:
-        stat = path.stat()
-        has_weka = _holds_weka(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+        resolved, stat = path.resolve(), path.stat()
+        has_weka = _holds_weka(str(resolved), stat.st_size, stat.st_mtime_ns)
     except (OSError, zipfile.BadZipFile) as exc:
         raise UserError(f"{str(path)!r} is not a readable jar ({exc}); give a weka.jar.") from exc
     if not has_weka:
@@ -218,7 +218,7 @@ def check_weka_jar(weka_jar: str | os.PathLike[str]) -> str:
             f"{str(path)!r} holds no weka/core/Version.class, so it is not a weka.jar; give "
             "the jar of a Weka release (weka.jar or weka-dev-X.Y.Z.jar)."
         )
-    return str(path.resolve())
+    return str(resolved)
 
 
 @functools.lru_cache(maxsize=8)

@@ -958,6 +958,8 @@ def mark_above(lines: Sequence[Any], top: float) -> None:
         peak = np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
         if not label.startswith("_") and not label.endswith(OFF_TOP) and peak > top:
             line.set_label(label + OFF_TOP)
+
+
 #: the places tried, in order, for a legend inside the axes that covers no data
 _INSIDE_PLACES = ("upper right", "upper left", "lower right", "lower left", "center right",
                   "center left", "upper center", "lower center", "center")
