@@ -37,8 +37,9 @@ other kind).
 **Predicted labels.** ``TunedThresholdClassifierCV(scoring=...)`` calls a scorer's function
 with the *labels* predicted at each candidate threshold. The score functions read labels (any
 ``y_score`` whose values are all class labels) as crisp scores, 1 for ``pos_label`` and 0
-otherwise: the expected loss of the method applied to that crisp classifier. For a fixed
-threshold at a known cost use :func:`make_cost_scorer`.
+otherwise: the expected loss of the method applied to that crisp classifier (with labels 0/1
+and class 0 positive, integer or boolean values are labels, floats probabilities: see
+``_are_labels``). For a fixed threshold at a known cost use :func:`make_cost_scorer`.
 """
 
 from __future__ import annotations
@@ -104,21 +105,73 @@ def binary_labels(y_true: ArrayLike, pos_label: Any = None) -> NDArray[np.int8]:
                 f"without it scikit-learn would take {labels.tolist()[-1]!r}, the last sorted"
             )
         pos_label = 1
+    elif labels.size == 2 and pos_label not in labels.tolist():
+        raise UserError(f"no label is pos_label={pos_label!r}; the labels are "
+                        f"{_shown(labels)}: give one of them")
     return (y == pos_label).astype(np.int8)
 
 
+def _two_classes(classes: list[Any], pos_label: Any) -> bool:
+    """True, or a :class:`UserError` when the labels and predicted labels (with
+    ``pos_label``) are more than two classes."""
+    found = sorted(set(classes) | ({pos_label} - {None}), key=repr)
+    if len(found) > 2:
+        raise UserError(f"the predicted labels and the labels are more than two classes: "
+                        f"{_shown(np.asarray(found[:5], dtype=object))}")
+    return True
+
+
+def _shown(values: NDArray) -> str:
+    return ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in values)
+
+
 def _as_scores(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any) -> NDArray[np.float64]:
-    """``y_score`` as floats; predicted labels (every value one of ``y_true``'s labels) as
-    crisp scores 1 (``pos_label``) / 0 (see the module docstring)."""
+    """``y_score`` as floats; predicted labels as crisp scores 1 (``pos_label``) / 0 (see the
+    module docstring and :func:`_are_labels`)."""
     score = np.asarray(y_score)
-    labels = np.unique(np.asarray(y_true))
-    if not set(labels.tolist()) <= {0, 1} and np.isin(score, labels).all():
-        pos = labels[-1] if pos_label is None else pos_label
-        return (score == pos).astype(np.float64)
+    if _are_labels(np.asarray(y_true), score, pos_label):
+        return (score == (1 if pos_label is None else pos_label)).astype(np.float64)
     try:
         return score.astype(np.float64)
     except (TypeError, ValueError):
         raise UserError("scores must be numbers (or predicted class labels)") from None
+
+
+def _are_labels(y: NDArray, values: NDArray, pos_label: Any) -> bool:
+    """Whether ``values`` are predicted labels rather than scores: values that are not
+    numbers (named classes), or numbers that are all class labels (of ``y``, ``pos_label``,
+    and both 0 and 1 when the labels are 0/1, so that a fold of one class still reads them).
+
+    With 0/1 labels the two readings differ only when class 0 is positive: integer or
+    boolean values are then labels (``predict``'s output), floats probabilities of class 0
+    that happen to be crisp; floats with float labels could be either and are refused.
+    Named predictions and labels together must be two classes at most."""
+    if values.dtype.kind in "OSU":
+        try:
+            values.astype(np.float64)
+        except (TypeError, ValueError):
+            classes = np.unique(np.concatenate([np.unique(y).astype(object),
+                                                np.unique(values).astype(object)]))
+            _two_classes(classes.tolist(), pos_label)
+            return True
+    labels = np.unique(y).tolist()
+    zero_one = set(labels) <= {0, 1}
+    known = {0, 1} if zero_one else set(labels) | ({pos_label} - {None})
+    if not np.isin(values, list(known)).all():
+        if zero_one or values.dtype.kind not in "biu" or y.dtype.kind not in "biu":
+            return False
+        # integer labels: a fold of one class predicted the other too
+        return _two_classes([*labels, *np.unique(values).tolist()], pos_label)
+    if not zero_one or pos_label is None or pos_label == 1:
+        return True  # with pos_label 1 both readings are the same crisp scores
+    if values.dtype.kind in "biu":
+        return True
+    if y.dtype.kind == "f":
+        raise UserError(
+            "scores that are all 0.0 or 1.0, with labels 0.0/1.0 and pos_label=0, could be "
+            "predicted labels or crisp probabilities of class 0: give the labels as integers "
+            "(integer values are then read as predicted labels, floats as probabilities)")
+    return False
 
 
 def expected_loss_score(

@@ -100,6 +100,33 @@ def test_pos_label_other_than_a_label_or_names_without_it_are_refused():
                                           pos_label="a")
 
 
+def test_from_estimator_names_a_pos_label_that_is_none_of_the_labels(data):
+    X_train, X_test, y_train, y_test = data
+    model = LogisticRegression().fit(X_train, y_train)
+    # 'Benign' / 'Malignant' against the model's 'malignant': the labels are wrong, not the split
+    with pytest.raises(UserError, match="y: no label is pos_label='malignant'; the labels are "
+                                        "'Benign', 'Malignant'"):
+        CostCurveDisplay.from_estimator(model, X_test, np.char.capitalize(y_test),
+                                        pos_label="malignant", plot=False)
+
+
+@pytest.mark.parametrize("given", ["X_train", "y_train"])
+def test_half_of_the_training_pair_is_refused_not_dropped(data, given):
+    X_train, X_test, y_train, y_test = data
+    model = LogisticRegression().fit(X_train, y_train)
+    pair = {"X_train": X_train, "y_train": y_train}
+    missing = "y_train" if given == "X_train" else "X_train"
+    with pytest.raises(UserError, match=f"{given} without {missing}: .*give both"):
+        CostCurveDisplay.from_estimator(model, X_test, y_test, pos_label="malignant",
+                                        plot=False, **{given: pair[given]})
+    s = model.predict_proba(X_test)[:, 1]
+    pair = {"train_y": y_train, "train_score": model.predict_proba(X_train)[:, 1]}
+    for given, missing in [("train_y", "train_score"), ("train_score", "train_y")]:
+        with pytest.raises(UserError, match=f"{given} without {missing}"):
+            CostCurveDisplay.from_predictions(y_test, s, pos_label="malignant", plot=False,
+                                              **{given: pair[given]})
+
+
 # -- classes named -------------------------------------------------------------------------------
 
 

@@ -12,14 +12,18 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 import threshold_choice.estimators as estimators
+from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import ThresholdChoiceClassifier
-from threshold_choice.evaluation import expected_losses
+from threshold_choice.evaluation import LossSettings, expected_losses
 from threshold_choice.metrics import compute_metrics
 from threshold_choice.scorers import (
+    cost_loss,
+    expected_loss_score,
     make_cost_scorer,
     make_expected_loss_scorer,
     make_metric_scorer,
+    metric_score,
 )
 
 
@@ -120,3 +124,90 @@ def test_a_pos_label_that_does_not_name_one_of_two_classes_is_a_user_error(label
                                                                            problem):
     with pytest.raises(UserError, match=re.escape(problem)):
         expected_losses(labels, [0.1, 0.8, 0.3, 0.6], pos_label=pos_label)
+
+
+# -- predicted labels given to the score functions (TunedThresholdClassifierCV's calls) ---------
+
+
+@pytest.fixture
+def class_0_positive():
+    """0/1 labels and a plain model's predicted labels, with class 0 the positive class; the
+    same as names, 'pos' for class 0."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(400, 3))
+    y = (X[:, 0] + 0.8 * rng.normal(size=400) > 0).astype(int)
+    model = LogisticRegression().fit(X[:200], y[:200])
+    y_test, pred = y[200:], model.predict(X[200:])
+    named = {0: "pos", 1: "neg"}
+    return model, X[200:], y_test, pred, np.vectorize(named.get)(y_test), np.vectorize(
+        named.get)(pred)
+
+
+def test_the_cost_of_predicted_labels_counts_class_0_as_positive_when_it_is_named(
+        class_0_positive):
+    model, X_test, y_test, pred, y_named, pred_named = class_0_positive
+    c = 0.2
+    # class 0 positive: a false positive predicts 0 for a 1, a false negative 1 for a 0
+    fp, fn = np.sum((pred == 0) & (y_test == 1)), np.sum((pred == 1) & (y_test == 0))
+    expected = 2 * (c * fp + (1 - c) * fn) / y_test.size
+    # the predictions read as if class 1 were positive: the loss of the reversed ones
+    reversed_ = 2 * (c * np.sum((pred == 1) & (y_test == 1))
+                     + (1 - c) * np.sum((pred == 0) & (y_test == 0))) / y_test.size
+    assert reversed_ - expected > 0.3  # the test can tell the two readings apart
+    assert cost_loss(y_test, pred, cost_proportion=c, pos_label=0) == pytest.approx(expected)
+    assert cost_loss(y_named, pred_named, cost_proportion=c, pos_label="pos") == pytest.approx(
+        expected)
+    assert -make_cost_scorer(c, pos_label=0)(model, X_test, y_test) == pytest.approx(expected)
+    assert -make_cost_scorer(costs=Costs(1, 4, pos_label=0))(model, X_test, y_test) == (
+        pytest.approx((fp + 4 * fn) / y_test.size))
+
+
+def test_predicted_labels_of_class_0_are_its_crisp_scores_in_the_loss_and_metrics(
+        class_0_positive):
+    _, _, y_test, pred, y_named, pred_named = class_0_positive
+    crisp = (pred == 0).astype(float)  # the crisp score of the positive class, 0
+    y01 = (y_test == 0).astype(int)
+    settings = {"estimator": "exact", "cost_distribution": "beta:8,3"}
+    expected = expected_losses(y01, crisp, methods=["score-driven"], gammas=[2.0],
+                               settings=settings)["expected_loss"].iloc[0]
+    got = expected_loss_score(y_test, pred, gamma=2.0, pos_label=0,
+                              settings=LossSettings(**settings))
+    assert got == pytest.approx(expected, abs=1e-12)
+    assert expected_loss_score(y_named, pred_named, gamma=2.0, pos_label="pos",
+                               settings=LossSettings(**settings)) == pytest.approx(got)
+    assert metric_score(y_test, pred, metric="BS", pos_label=0) == pytest.approx(
+        compute_metrics(y01, crisp)["BS"])
+
+
+def test_crisp_probabilities_of_class_0_are_read_as_probabilities_not_labels():
+    y = np.array([0, 1, 0, 1, 1, 0])
+    p_class_0 = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 0.0])  # a tree's pure leaves
+    expected = compute_metrics((y == 0).astype(int), p_class_0)["BS"]
+    assert metric_score(y, p_class_0, metric="BS", pos_label=0) == pytest.approx(expected)
+    assert metric_score(y, 1 - p_class_0, metric="BS", pos_label=0) != pytest.approx(expected)
+    # with labels 0.0/1.0 too, 0.0/1.0 could be either: refused, with the fix
+    with pytest.raises(UserError, match="give the labels as integers"):
+        metric_score(y.astype(float), p_class_0, metric="BS", pos_label=0)
+
+
+def test_predicted_labels_on_a_fold_of_one_named_class_are_costed():
+    # leave-one-out: the fold holds one class, the prediction may be the other
+    c = 0.3
+    got = cost_loss(["bad"] * 3, ["bad", "good", "bad"], cost_proportion=c, pos_label="bad")
+    assert got == pytest.approx(2 * (1 - c) * 1 / 3)  # one bad predicted good: a false negative
+    assert cost_loss([2, 2, 2], [2, 1, 2], cost_proportion=c, pos_label=2) == pytest.approx(got)
+    with pytest.raises(UserError, match="more than two classes"):
+        cost_loss(["bad"] * 3, ["bad", "good", "ugly"], cost_proportion=c, pos_label="bad")
+
+
+def test_the_scorers_name_a_pos_label_that_is_none_of_the_labels():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(100, 2))
+    y = np.where(X[:, 0] > 0, "bad", "good")
+    model = LogisticRegression().fit(X, y)
+    wrong_case = np.char.capitalize(y)
+    for scorer in [make_expected_loss_scorer(pos_label="bad"), make_cost_scorer(
+            0.3, pos_label="bad"), make_metric_scorer("BS", pos_label="bad")]:
+        with pytest.raises(UserError, match="no label is pos_label='bad'; the labels are "
+                                            "'Bad', 'Good'"):
+            scorer(model, X, wrong_case)

@@ -166,6 +166,7 @@ def estimator_scores(
     )
 
     check_is_fitted(estimator)
+    _both_or_neither("X_train", X_train, "y_train", y_train)
     classes = np.asarray(estimator.classes_)
     clf = find_threshold_classifier(estimator)
     if pos_label is None:
@@ -177,12 +178,13 @@ def estimator_scores(
             for caught_warning in caught:  # said at the caller's line, not this one
                 warnings.warn(caught_warning.message, stacklevel=4)
     pos = classes[-1] if pos_label is None else pos_label
+    pos = pos.item() if isinstance(pos, np.generic) else pos  # 1, not np.int64(1), in messages
     test_s, _ = response_scores(estimator, X, response_method, pos)
-    test_y = np.asarray(y) == pos
+    test_y = costlines.binary_labels(y, pos, "y")
     train_y = train_s = None
-    if X_train is not None and y_train is not None:
+    if X_train is not None:
         train_s, _ = response_scores(estimator, X_train, response_method, pos)
-        train_y = np.asarray(y_train) == pos
+        train_y = costlines.binary_labels(y_train, pos, "y_train")
     elif clf is not None:
         kept = clf.pos_label_
         if kept != pos:
@@ -193,8 +195,16 @@ def estimator_scores(
                 f"{kept!r}, not {pos!r}: pass X_train and y_train, or pos_label={kept!r}"
             )
         train_y, train_s = clf.train_labels_, clf.train_scores_
-    pos = pos.item() if isinstance(pos, np.generic) else pos
     return RunScores.from_arrays(test_y, test_s, train_y, train_s), pos
+
+
+def _both_or_neither(name: str, value: Any, other_name: str, other: Any) -> None:
+    """A :class:`UserError` when only one of a pair of training inputs is given (rather than
+    dropping train-optimal from the figure without a word)."""
+    if (value is None) != (other is None):
+        given, missing = (name, other_name) if other is None else (other_name, name)
+        raise UserError(f"{given} without {missing}: train-optimal selects on the training "
+                        f"examples' scores and labels, give both (or neither)")
 
 
 def binary_labels(y: ArrayLike, pos_label: Any, what: str) -> tuple[ArrayLike, Any]:
@@ -409,6 +419,7 @@ class ThresholdChoiceDisplay:
         plot : Draw the display again, on other axes.
         """
         kwargs, pos_label = cls._options(kwargs, costs, pos_label, "from_predictions")
+        _both_or_neither("train_y", train_y, "train_score", train_score)
         y_true, negative = binary_labels(y_true, pos_label, "y_true")
         if train_y is not None:
             train_y, _ = binary_labels(train_y, pos_label, "train_y")
