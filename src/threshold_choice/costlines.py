@@ -322,8 +322,23 @@ class CostLines:
     @property
     def thresholds(self) -> FloatArray:
         """A threshold realising each line: the midpoint between consecutive distinct scores,
-        ``-inf`` for line 0 (all predicted 1) and ``+inf`` for line ``m`` (all predicted 0)."""
-        mid = (self.scores[:-1] + self.scores[1:]) / 2.0
+        ``-inf`` for line 0 (all predicted 1) and ``+inf`` for line ``m`` (all predicted 0).
+        Where the midpoint is not strictly between the two (adjacent doubles, as
+        probabilities near 1, round it onto the upper score, which it then predicts 0 too;
+        scores near the float limit overflow it), the lower score, which realises the line."""
+        lower, upper = self.scores[:-1], self.scores[1:]
+        mid = self.midpoints[1:-1]
+        return np.concatenate(([-np.inf], np.where((mid > lower) & (mid < upper), mid, lower),
+                               [np.inf]))
+
+    @property
+    def midpoints(self) -> FloatArray:
+        """``(u_j + u_(j+1)) / 2`` of consecutive distinct scores as floating point rounds it,
+        ``-inf`` and ``+inf`` at the ends: the authors' thresholds, which are the
+        :attr:`thresholds` but where two scores are adjacent doubles (the midpoint is then
+        the upper score, and realises the next line)."""
+        with np.errstate(over="ignore"):
+            mid = (self.scores[:-1] + self.scores[1:]) / 2.0
         return np.concatenate(([-np.inf], mid, [np.inf]))
 
     def line_index(self, t: ArrayLike) -> NDArray[np.intp]:

@@ -86,8 +86,10 @@ class LossSettings:
     tie_breaking : {"project", "authors"}, default="project"
         ``"authors"``: test- and train-optimal break exact ties between cost lines at a grid
         point as the authors' floating-point arithmetic did (the workflow's default; only
-        the ``grid`` and ``montecarlo`` estimators see ties); ``"project"``: the project's
-        arithmetic.
+        the ``grid`` and ``montecarlo`` estimators see ties), and train-optimal thresholds
+        at the training midpoints as it rounds them (onto the upper score where two are
+        adjacent doubles; every estimator); ``"project"``: the project's arithmetic and
+        thresholds that realise the lines chosen.
     cost_distribution : str or CostDistribution, default="uniform"
         The belief ``w`` about the true cost proportion: ``"uniform"`` (the paper's),
         ``"beta:A,B"``, ``"uniform:LO,HI"``, ``"logit-uniform:LO,HI"``

@@ -66,6 +66,21 @@ def test_each_roc_point_is_its_cost_line_and_the_hull_the_optimal_cost_curves_li
     assert np.all(np.interp(points["fpr"], hx, hy) >= points["tpr"] - 1e-12)
 
 
+@pytest.mark.parametrize("scores", [
+    [0.2, 0.6, float(np.nextafter(1.0, 0.0)), 1.0],  # adjacent doubles near 1
+    [-1.7e308, 0.5, 1.5e308, 1.7e308],  # midpoints that overflow
+], ids=["adjacent-doubles", "near-the-float-limit"])
+def test_each_roc_points_threshold_predicts_its_point(scores):
+    s = np.array(scores)
+    y = np.array([0, 1, 0, 1])
+    points = roc_points(y, s)
+    for t, tpr, fpr in points[["threshold", "tpr", "fpr"]].itertuples(index=False):
+        predicted = s > t  # class 1 iff score > threshold
+        assert (np.mean(predicted[y == 1]), np.mean(predicted[y == 0])) == (tpr, fpr)
+    lines = CostLines.from_scores(y, s)
+    assert lines.line_index(lines.thresholds).tolist() == list(range(s.size + 1))
+
+
 def test_auch_is_at_least_the_auc_and_equal_for_a_convex_curve():
     y, s = random_scores(5, 300)
     assert auch(y, s) >= roc_auc_score(y, s)

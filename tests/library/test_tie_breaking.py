@@ -98,3 +98,29 @@ def test_cli_takes_the_tie_breaking(tmp_path, capsys: pytest.CaptureFixture[str]
     out = pd.read_csv(StringIO(capsys.readouterr().out))
     value = out.loc[out["method"] == "train-optimal", "expected_loss"].astype(float).iloc[0]
     assert value == pytest.approx(authors_train_optimal_grid_loss(ty, ts, y, s), abs=1e-12)
+
+
+def adjacent_doubles_case():
+    """Probabilities near 1 (NaiveBayes's): the training midpoint of the two highest distinct
+    scores, adjacent doubles, rounds onto 1.0, which it then predicts 0 too."""
+    top = np.nextafter(1.0, 0.0)
+    ts = np.array([0.1, 0.3, 0.6, top, 1.0, 1.0])
+    ty = np.array([0, 0, 1, 0, 1, 1])
+    return ty, ts, ty.copy(), ts.copy()  # the test set is the training set
+
+
+def test_train_optimal_thresholds_realise_their_lines_where_scores_are_adjacent_doubles():
+    ty, ts, y, s = adjacent_doubles_case()
+    assert (ts[3] + ts[4]) / 2 == 1.0  # the case: the authors' midpoint is the upper score
+    for estimator, gamma in [("exact", np.inf), ("exact", 4.0), ("grid", np.inf)]:
+        settings = LossSettings(estimator, 1000, 0, None, "project")
+        out = expected_losses(y, s, train_y=ty, train_s=ts, methods=["test-optimal",
+                              "train-optimal"], gammas=[gamma], settings=settings)
+        # on its own training set, train-optimal is test-optimal when its thresholds
+        # realise the lines it chose
+        test, train = out["expected_loss"].to_numpy()
+        assert train == pytest.approx(test, abs=1e-12)
+    # the authors' arithmetic keeps their midpoints (the workflow's tie_breaking)
+    oracle = authors_train_optimal_grid_loss(ty, ts, y, s)
+    assert _train_optimal(ty, ts, y, s, "authors") == pytest.approx(oracle, abs=1e-12)
+    assert _train_optimal(ty, ts, y, s, "project") < oracle - 0.01

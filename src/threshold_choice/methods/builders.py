@@ -69,6 +69,14 @@ def _selection_heights(
     return left, right
 
 
+def _thresholds(lines: CostLines, tie_breaking: TieBreaking) -> FloatArray:
+    """The thresholds of ``lines`` that train-optimal applies to the test scores:
+    ``"project"``, each realising its line (:attr:`CostLines.thresholds`); ``"authors"``, the
+    midpoints as the authors' arithmetic rounds them (:attr:`CostLines.midpoints`: onto the
+    upper score where two training scores are adjacent doubles)."""
+    return lines.thresholds if _check_tie_breaking(tie_breaking) == "project" else lines.midpoints
+
+
 def _check_tie_breaking(tie_breaking: TieBreaking) -> TieBreaking:
     if tie_breaking not in TIE_BREAKING:
         choices = ", ".join(TIE_BREAKING)
@@ -93,7 +101,7 @@ def _test_line_rule(
     left, right = _selection_heights(select, tie_breaking)
     if select is evaluate:
         return left, right, evaluate.left, evaluate.slope
-    eval_idx = evaluate.line_index(select.thresholds)
+    eval_idx = evaluate.line_index(_thresholds(select, tie_breaking))
     return left, right, evaluate.left[eval_idx], evaluate.slope[eval_idx]
 
 
@@ -115,9 +123,9 @@ def train_optimal(
     """Train-optimal: the lowest *training* cost line at ``c_hat``; its threshold (midpoint
     between consecutive distinct training scores, ``-inf``/``+inf`` at the ends) is applied to
     the test scores. ``tie_breaking``: see :func:`_selection_heights` (grid and Monte Carlo
-    estimators only)."""
+    estimators only) and :func:`_thresholds` (every estimator)."""
     idx, values = _optimal_lines(train)
-    test_idx = test.line_index(train.thresholds[idx])
+    test_idx = test.line_index(_thresholds(train, tie_breaking)[idx])
     argmin = _test_line_argmin(train, test, tie_breaking)
     coef = _step_coef(test.left[test_idx], test.slope[test_idx])
     return Selection("train-optimal", coef, values, values, "right", argmin=argmin)
