@@ -577,7 +577,14 @@ def expected_cost_curve(sel: Selection, gamma: float, c: ArrayLike) -> FloatArra
     >>> expected_cost_curve(sel, 0.0, [0.25, 0.5, 0.75]).round(12).tolist()  # no information
     [0.25, 0.25, 0.25]
     """
-    c_arr = np.asarray(c, dtype=np.float64)
+    try:
+        c_arr = np.asarray(c, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UserError("c must be true cost proportions, numbers in [0, 1]") from None
+    inside = (c_arr >= 0.0) & (c_arr <= 1.0)  # NaN is not
+    if not inside.all():
+        raise UserError(f"c must be true cost proportions in [0, 1], got "
+                        f"{float(c_arr[~inside].ravel()[0])!r}")
     gamma_eff = _effective_gamma(sel, gamma)
     if Uncertainty(gamma_eff).is_exact:
         return sel.loss(c_arr, c_arr)

@@ -196,7 +196,15 @@ class Uncertainty:
         inside = (x_arr >= 0.0) & (x_arr <= 1.0)
         xc = np.clip(x_arr, 0.0, 1.0)
         # xlogy: 0 log 0 = 0, so the ends are right for a or b = 1
-        log_pdf = xlogy(a - 1.0, xc) + xlogy(b - 1.0, 1.0 - xc) - betaln(a, b)
+        log_pdf = np.asarray(xlogy(a - 1.0, xc) + xlogy(b - 1.0, 1.0 - xc) - betaln(a, b))
+        if self.gamma > _GAMMA_NAIVE_DENSITY:
+            # those terms of size gamma cancel (all accuracy lost by 1e16): Loader's form
+            from threshold_choice import beta_kernel
+
+            interior = (xc > 0.0) & (xc < 1.0) & (c_arr > 0.0) & (c_arr < 1.0)
+            xi, ci = xc[interior], c_arr[interior]
+            log_pdf[interior] = beta_kernel.log_density(self.gamma, xi, 1.0 - xi, ci, 1.0 - ci,
+                                                        ci - xi)
         return np.where(inside, np.exp(log_pdf), 0.0)
 
     def cdf(self, x: ArrayLike, c: ArrayLike) -> FloatArray:
@@ -252,6 +260,11 @@ def check_seed(seed: object, name: str = "seed", *, allow_none: bool = True) -> 
     return int(seed)
 
 
+#: above it :meth:`Uncertainty.pdf` takes the saddle-point form of the density
+#: (:mod:`threshold_choice.beta_kernel`): the naive one loses 1e-10 relative by 1e6
+_GAMMA_NAIVE_DENSITY = 1000.0
+
+
 def gamma_for_spread(c: float, spread: float) -> float:
     """Return the certainty gamma at which ``c_hat`` has a given spread around ``c``.
 
@@ -293,9 +306,14 @@ def gamma_for_spread(c: float, spread: float) -> float:
     """
     from scipy.optimize import brentq
 
+    most = 1.0 / math.sqrt(12.0)
+    try:
+        c, spread = float(c), float(spread)
+    except (TypeError, ValueError):
+        raise UserError(f"c and the spread of c_hat must be numbers, got {c!r} and "
+                        f"{spread!r}") from None
     if not 0.0 < c < 1.0:
         raise UserError(f"c must be in (0, 1), got {c}")
-    most = 1.0 / math.sqrt(12.0)
     if not 0.0 < spread <= most:
         raise UserError(
             f"the spread of c_hat must be in (0, {most:.4f}] (gamma = 0 gives {most:.4f}: no "
@@ -304,11 +322,17 @@ def gamma_for_spread(c: float, spread: float) -> float:
 
     def sd(gamma: float) -> float:
         a, b = gamma * c + 1.0, gamma * (1.0 - c) + 1.0
-        return math.sqrt(a * b / ((a + b) ** 2 * (a + b + 1.0)))
+        return math.sqrt((a / (a + b)) * (b / (a + b)) / (a + b + 1.0))  # no overflow
 
     if sd(0.0) <= spread:
         return 0.0
-    return float(brentq(lambda g: sd(g) - spread, 0.0, 1e15, xtol=1e-12, rtol=1e-12))
+    upper = 1e15
+    while sd(upper) > spread:  # sd ~ sqrt(c (1 - c) / gamma): a spread of 1e-150 by 1e300
+        if upper >= 1e300:
+            raise UserError(f"a spread of {spread:g} needs a gamma beyond the floats' range: "
+                            "give gamma = inf (c_hat = c)")
+        upper *= 1e15
+    return float(brentq(lambda g: sd(g) - spread, 0.0, upper, xtol=1e-12, rtol=1e-12))
 
 
 __all__ = [

@@ -38,6 +38,19 @@ def test_a_typical_error_of_c_hat_becomes_the_gamma_that_gives_it(c, spread):
     assert c_hat.std() == pytest.approx(spread, rel=1e-9)
 
 
+@pytest.mark.parametrize("spread", [1e-9, 1e-60, 1e-140])
+def test_a_tiny_spread_gets_its_gamma_far_beyond_the_first_bracket(spread):
+    c = 0.3
+    gamma = gamma_for_spread(c, spread)
+    a, b = gamma * c + 1, gamma * (1 - c) + 1
+    # the Beta's standard deviation, in a form that does not overflow at these gammas
+    assert math.sqrt(a / (a + b) * (b / (a + b)) / (a + b + 1)) == pytest.approx(spread,
+                                                                                 rel=1e-9)
+    assert gamma == pytest.approx(c * (1 - c) / spread**2, rel=1e-6)  # sd ~ sqrt(c(1-c)/g)
+    with pytest.raises(UserError, match="beyond the floats' range: give gamma = inf"):
+        gamma_for_spread(c, 1e-170)
+
+
 def test_no_information_is_gamma_0_and_more_spread_than_that_is_refused():
     assert gamma_for_spread(0.5, 1 / math.sqrt(12)) == 0.0
     with pytest.raises(UserError, match="spread of c_hat must be in"):

@@ -10,6 +10,7 @@ engine spreads the edges onto cells once and integrates the kernel per cost on a
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from tests.conftest import random_scores
 from threshold_choice import beta_kernel
 from threshold_choice.costlines import CostLines
 from threshold_choice.decision_curves import expected_net_benefit
+from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import _segment_edges, expected_cost_curve
 from threshold_choice.methods import METHODS, make_selection
 from threshold_choice.uncertainty import Uncertainty
@@ -146,3 +148,12 @@ def test_expected_net_benefit_of_a_method_is_linear_in_scores_plus_thresholds(mo
         assert np.isfinite(nb).all()
         counts.append(sum(evaluated))
     assert counts[0] == counts[1] < 100 * t.size * 13  # cells x nodes per threshold
+
+
+@pytest.mark.parametrize("c", [-0.1, 1.5, float("nan")])
+def test_a_true_cost_outside_0_1_is_refused_by_the_cost_curve(c):
+    y, s = random_scores(3, 50)
+    sel = make_selection("score-driven", CostLines.from_scores(y, s))
+    for gamma in (math.inf, 4.0, 1e5):
+        with pytest.raises(UserError, match="c must be true cost proportions in \\[0, 1\\]"):
+            expected_cost_curve(sel, gamma, [0.5, c])

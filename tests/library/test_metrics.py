@@ -7,7 +7,12 @@ import pytest
 
 from tests.conftest import random_scores
 from threshold_choice.errors import UserError
-from threshold_choice.metrics import compute_metrics
+from threshold_choice.metrics import (
+    bounded_brier_score,
+    bounded_log_loss,
+    compute_metrics,
+    h_measure,
+)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -50,6 +55,24 @@ def test_log_loss_is_clipped_for_certain_mistakes():
 def test_bad_input_is_named(y, s, message):
     with pytest.raises(UserError, match=message):
         compute_metrics(np.array(y), np.array(s, dtype=float))
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda y, s: h_measure(y, s, 0, 2), r"shape a must be a number in \(0, inf\), got 0"),
+    (lambda y, s: h_measure(y, s, 2, float("nan")), "shape b must be a number"),
+    (lambda y, s: h_measure(y, s, "2", -1), "shape b must be a number"),
+    (lambda y, s: bounded_brier_score(y, s, 0.5, 0.2), "needs lo < hi, got lo=0.5, hi=0.2"),
+    (lambda y, s: bounded_brier_score(y, s, float("nan"), 0.2), r"lo must be a number in \[0, 1\]"),
+    (lambda y, s: bounded_log_loss(y, s, 0.0, 0.2), r"lo must be a number in \(0, 1\)"),
+    (lambda y, s: bounded_log_loss(y, s, 0.1, 1.0), r"hi must be a number in \(0, 1\)"),
+    (lambda y, s: compute_metrics(y, s, eps=0.6), r"eps .* must be a number in \[0, 0.5\)"),
+    (lambda y, s: compute_metrics(y, s, eps=float("nan")), "eps"),
+], ids=["a-0", "b-nan", "b-negative", "brier-lo>hi", "brier-nan", "log-lo-0", "log-hi-1",
+        "eps-0.6", "eps-nan"])
+def test_a_metrics_parameter_out_of_its_range_is_named_not_a_number_returned(call, message):
+    y, s = np.array([0, 1, 0, 1, 1]), np.array([0.1, 0.7, 0.4, 0.3, 0.9])
+    with pytest.raises(UserError, match=message):
+        call(y, s)
 
 
 def _exact_mean(values) -> float:

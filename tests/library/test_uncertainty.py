@@ -115,6 +115,21 @@ def test_the_density_of_c_hat_is_the_beta_pdf_and_the_derivative_of_the_cdf(gamm
     assert model.pdf(np.full((2, 1), 0.4), np.array([0.1, 0.5, 0.9])).shape == (2, 3)
 
 
+@pytest.mark.parametrize("gamma", [1e6, 1e12, 1e16, 1e20])
+def test_the_density_of_c_hat_is_right_at_any_finite_gamma(gamma):
+    import mpmath  # a test dependency: 50-digit references
+    mpmath.mp.dps = 50
+    c = 0.3
+    x = c + np.array([0.0, 1.0, -2.0, 4.0]) / math.sqrt(gamma)  # within the kernel's width
+    got = Uncertainty(gamma).pdf(x, c)
+    for xv, value in zip(x, got, strict=True):
+        a, b = mpmath.mpf(gamma) * c + 1, mpmath.mpf(gamma) * (1 - mpmath.mpf(c)) + 1
+        X = mpmath.mpf(float(xv))
+        reference = mpmath.exp((a - 1) * mpmath.log(X) + (b - 1) * mpmath.log(1 - X)
+                               - mpmath.log(mpmath.beta(a, b)))
+        assert value == pytest.approx(float(reference), rel=1e-12)
+
+
 def test_the_density_at_gamma_inf_is_refused():
     with pytest.raises(UserError, match="point mass"):
         Uncertainty(math.inf).pdf(0.5, 0.5)
