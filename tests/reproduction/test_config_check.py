@@ -5,6 +5,7 @@ would misplace results or fail after the training are rejected at start-up (the 
 from __future__ import annotations
 
 import copy
+import math
 import logging
 import re
 from pathlib import Path
@@ -96,6 +97,20 @@ def test_results_in_or_above_the_repositorys_own_folders_are_rejected(value, pro
 @pytest.mark.parametrize("value", ["", "..", "config", "."])
 def test_the_cache_folder_is_checked_like_results(value):
     assert "config: cache" in rejected(changed(cache=value))
+
+
+def test_a_download_cache_that_is_a_file_is_rejected_before_any_job(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    message = rejected(changed("data", cache=str(afile)))
+    assert f"config: data.cache '{afile}' is a file, not a folder" in message
+    assert "config: data.cache" in rejected(changed("data", cache="config"))  # as results
+
+
+@pytest.mark.parametrize("gamma", [float("nan"), -1.0, "abc"])
+def test_a_gamma_that_is_no_certainty_names_the_key(gamma):
+    assert rejected(config_with(gammas=[math.inf, gamma])).startswith(
+        "config: evaluation.gammas: gamma must be a number >= 0 or 'inf'")
 
 
 def test_a_results_folder_of_ones_own_outside_the_repository_is_accepted(tmp_path):

@@ -361,8 +361,9 @@ def test_loss_and_plot_cap_bootstrap_at_the_same_count_in_one_line(tmp_path, mod
 
 
 def test_a_usage_error_of_the_cli_is_one_line(model_csv):
-    line = one_error_line(run_cli("loss", "--test", str(model_csv), "--gamma", "-inf"))
-    assert line.startswith("threshold-choice loss: error: argument --gamma")
+    line = one_error_line(run_cli("loss", "--test", str(model_csv), "--gamma"))
+    assert line.startswith("threshold-choice loss: error: argument --gamma: expected one "
+                           "argument")
 
 
 # -- the scores CSV reader: typed columns -------------------------------------------------------
@@ -557,3 +558,118 @@ def test_loss_csv_is_exact_on_request(scores_csv):
     exact = run_cli("loss", "--test", str(scores_csv), "--exact")
     losses = pd.read_csv(StringIO(exact.stdout.split("\n\n")[0]))
     assert losses["expected_loss"].tolist() == [r["expected_loss"] for r in as_json["losses"]]
+
+
+# -- a third round of bad inputs: memory, metadata, outputs, negative numbers -------------------
+
+
+def _limited(limit_mb: int, *args: str) -> subprocess.CompletedProcess:
+    limit = limit_mb * 2**20
+    return subprocess.run(
+        [sys.executable, "-c",
+         f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+         "from threshold_choice.cli import main; raise SystemExit(main())", *args],
+        capture_output=True, text=True)
+
+
+def test_a_line_of_a_million_fields_is_named_under_a_memory_limit(tmp_path):
+    # pandas' typed reading built a column per field first: 2.3 GB for this 1 MB file
+    path = tmp_path / "ragged.csv"
+    path.write_text("label,score\n1,0.1" + "," * 1_000_000 + "\n0,0.2\n")
+    line = one_error_line(_limited(1_500, "loss", "--test", str(path)))
+    assert f"test file {path}: line 2 has 1000002 fields but the header 2" in line
+
+
+def test_a_header_field_longer_than_the_csv_modules_limit_is_read(tmp_path, capsys):
+    path = tmp_path / "wide.csv"
+    path.write_text("label,score," + "x" * 200_000 + "\n1,0.9,a\n0,0.2,b\n1,0.7,c\n")
+    assert main(["loss", "--test", str(path), "--method", "test-optimal"]) == 0
+    assert "test-optimal" in capsys.readouterr().out
+
+
+def test_a_huge_bad_value_is_shown_shortened(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("label,score\n" + "a" * 1_000_000 + ",0.1\n0,0.2\n")
+    line = one_error_line(run_cli("loss", "--test", str(path)))
+    assert f"label on line 2 is {'a' * 40!r}... (1000000 characters)" in line
+    assert len(line) < 400
+
+
+def test_a_file_read_line_by_line_is_refused_above_its_bound(tmp_path, monkeypatch):
+    import threshold_choice.cli.inputs as inputs
+
+    monkeypatch.setattr(inputs, "MAX_CHECKED_BYTES", 1000)
+    path = tmp_path / "named.csv"
+    path.write_text("label,score\n" + "".join(f"{'bad' if i % 2 else 'good'},0.{i}\n"
+                                              for i in range(1, 200)))
+    with pytest.raises(UserError, match=r"has named labels, read line by line: .* limited to "
+                                        r"0 MiB; give labels 0/1"):
+        inputs.read_scores_csv(path, "test", pos_label="bad")
+    numbers = write_scores(tmp_path / "ok.csv", [0, 1] * 100, np.linspace(0, 1, 200))
+    y, _ = inputs.read_scores_csv(numbers, "test")  # 0/1 labels: read as numbers, not bounded
+    assert y.size == 200
+
+
+@pytest.mark.parametrize("out", ["haberman.parquet", "haberman.json", "table5.txt"])
+def test_table5_refuses_an_out_that_is_not_a_csv_or_one_of_its_inputs(tmp_path, out):
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    line = one_error_line(run_cli("datasets", "table5", "--prepared", str(tmp_path),
+                                  "--out", str(tmp_path / out)))
+    assert "--out names the CSV file of Table 5 (ending in .csv)" in line
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    published = tmp_path / "published.csv"
+    published.write_text("number,dataset,instances,attributes,majority\n")
+    line = one_error_line(run_cli("datasets", "table5", "--prepared", str(tmp_path),
+                                  "--published", str(published), "--out", str(published)))
+    assert f"the output {published} would overwrite the input {published}" in line
+
+
+@pytest.mark.parametrize(("edit", "problem"), [
+    (lambda meta: meta.pop("target"), "lacks 'target' (a JSON string expected)"),
+    (lambda meta: meta.update(class_labels=None), "has a NoneType as 'class_labels'"),
+    (lambda meta: meta.update(target=5), "has a int as 'target'"),
+    (lambda meta: meta.update(class_labels=[["a"]]),
+     "has class labels, features or columns that are not names"),
+])
+def test_prepared_metadata_with_a_key_missing_or_mistyped_is_one_line(tmp_path, edit, problem):
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+    meta_path = tmp_path / "haberman.json"
+    meta = json.loads(meta_path.read_text())
+    edit(meta)
+    meta_path.write_text(json.dumps(meta))
+    for args in (["splits", "--dataset", "haberman", "--prepared",
+                  str(tmp_path / "haberman.parquet")],
+                 ["datasets", "table5", "--prepared", str(tmp_path)]):
+        line = one_error_line(run_cli(*args))
+        assert f"metadata {meta_path} {problem}" in line
+        assert "datasets prepare" in line  # the fix
+
+
+def test_splits_check_the_prepared_tables_content_hash(tmp_path):
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+    prepared = tmp_path / "haberman.parquet"
+    frame = pd.read_parquet(prepared)
+    target = json.loads((tmp_path / "haberman.json").read_text())["target"]
+    frame[target] = frame[target].iloc[::-1].to_numpy()  # the labels reordered
+    frame.to_parquet(prepared)
+    line = one_error_line(run_cli("splits", "--dataset", "haberman", "--prepared",
+                                  str(prepared)))
+    assert f"prepared file {prepared} has content hash" in line
+    assert "Prepare the dataset again" in line
+
+
+@pytest.mark.parametrize(("option", "value", "problem"), [
+    ("--gamma", "-inf", "gamma must be a number >= 0 or 'inf', got '-inf'"),
+    ("--gamma", "-1e-3", "gamma must be a number >= 0 or 'inf', got '-1e-3'"),
+    ("--prior", "-1e-3", "must be in (0, 1), got -0.001"),
+    ("--rate-threshold-offset", "-1e-7", "rate_threshold_offset must be in (0, 1)"),
+])
+def test_a_negative_number_in_exponent_form_is_checked_not_read_as_an_option(
+        scores_csv, option, value, problem):
+    line = one_error_line(run_cli("loss", "--test", str(scores_csv), option, value))
+    assert problem in line
+    assert "expected one argument" not in line

@@ -96,6 +96,7 @@ def test_the_workflow_refuses_a_non_estimator_class_without_running_it(tmp_path)
         ("comparison", "tolerance", 2, "maximum"),
         ("splits", "iterations", 0, "minimum"),
         ("significance", "rope", 2, "maximum"),
+        ("significance", "samples", 10**8, "maximum"),  # 21.6 GB of draws, at the run's end
     ],
 )
 def test_the_schema_bounds_numbers(tmp_path, section, key, value, limit):

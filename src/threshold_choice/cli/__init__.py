@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NamedTuple, NoReturn
@@ -70,9 +71,21 @@ def missing_extra(exc: ModuleNotFoundError) -> str | None:
             f"the {extra} extra (pip install 'threshold-choice[{extra}]')")
 
 
+#: a word that is a negative number, though argparse before Python 3.13 reads only ``-1`` and
+#: ``-.5`` as one (``--gamma -1e-3``, ``--gamma -inf``: "expected one argument"): a value,
+#: which the option's own check then refuses with the reason
+_NEGATIVE_NUMBER = re.compile(r"^-(?:\d|\.\d|inf(?:inity)?$|nan$)", re.IGNORECASE)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line (exit status 2), like the
-    commands' own errors, instead of the whole usage text."""
+    commands' own errors, instead of the whole usage text, and which reads a negative number
+    as a value (:data:`_NEGATIVE_NUMBER`; no option of the commands looks like one)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if hasattr(self, "_negative_number_matcher"):  # argparse's (private) pattern
+            self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

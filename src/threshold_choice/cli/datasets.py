@@ -83,6 +83,14 @@ def _table5(args: argparse.Namespace) -> int:
             f"no prepared datasets (*.parquet) in {args.prepared}. "
             "Run `threshold-choice datasets prepare --all --out DIR` first."
         )
+    if args.out is not None:
+        from threshold_choice.cli.inputs import check_outputs
+
+        if Path(args.out).suffix.lower() != ".csv":
+            raise DatasetError(f"--out names the CSV file of Table 5 (ending in .csv), got "
+                               f"{args.out}")
+        read = [*paths, *(p.with_suffix(".json") for p in paths)]
+        check_outputs([args.out], read + ([args.published] if args.published else []))
     ours = table5(load_prepared(p) for p in paths)
     if args.out is not None:
         from threshold_choice.atomic import write_text_atomic

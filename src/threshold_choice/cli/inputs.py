@@ -74,6 +74,34 @@ def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -
                 )
 
 
+#: the largest file read line by line (named labels, or a problem to name on its line): that
+#: reading holds every field as text, about 25 bytes of memory a byte of file
+MAX_CHECKED_BYTES = 128 << 20
+#: the bytes of a file scanned at once for lines with too many fields
+_SCAN_CHUNK = 1 << 24
+
+
+def _too_many_fields(buffer: np.ndarray, width: int) -> bool:
+    """Whether a line of ``buffer`` (the file's bytes) has more than ``width`` fields, in
+    bounded memory (chunks of :data:`_SCAN_CHUNK` bytes): pandas' typed reading builds a
+    column for every field of such a line before it refuses it (gigabytes for a line of
+    10^6 commas). Commas in quotes count too: such a file goes to the line-by-line reading,
+    which reads quotes."""
+    k = width - 1  # a line with k + 1 commas has a field too many
+    tail = np.empty(0, dtype=np.intp)  # the line of each of the last k commas so far
+    lines_before = 0
+    for start in range(0, buffer.size, _SCAN_CHUNK):
+        part = buffer[start:start + _SCAN_CHUNK]
+        newlines = np.flatnonzero(part == ord("\n"))
+        commas = np.flatnonzero(part == ord(","))
+        line = np.concatenate([tail, lines_before + np.searchsorted(newlines, commas)])
+        if line.size > k and np.any(line[k:] == line[:-k]):  # k + 1 commas on one line
+            return True
+        tail = line[line.size - k:]
+        lines_before += newlines.size
+    return False
+
+
 def _header_fix(found: Sequence[str]) -> str:
     """How to fix a header that lacks ``label,score`` (another separator, spaces...)."""
     if len(found) == 1:
@@ -90,8 +118,9 @@ def _first_bad_line(bad: np.ndarray, raw: np.ndarray, what: str, path: Path, col
     if not bad.any():
         return
     row = int(np.flatnonzero(bad)[0])
-    value = raw[row]
-    problem = "is missing" if value.strip() == "" else f"is {value.strip()!r}"
+    value = raw[row].strip()
+    shown = repr(value) if len(value) <= 40 else f"{value[:40]!r}... ({len(value)} characters)"
+    problem = "is missing" if value == "" else f"is {shown}"
     need = ("labels must be 0 or 1 (or name the positive class with --pos-label)"
             if column == "label" else "scores must be finite numbers")
     raise UserError(f"{what} file {path}: {column} on line {row + 2} {problem}; {need}")
@@ -134,6 +163,10 @@ def _read_typed(path: Path, data: bytes | None = None) -> tuple[np.ndarray, np.n
         names = [c.lower() for c in header or ()]
         if names.count("label") != 1 or names.count("score") != 1:
             return None
+        buffer = (np.frombuffer(data, dtype=np.uint8) if data is not None else
+                  np.memmap(path, dtype=np.uint8, mode="r"))
+        if _too_many_fields(buffer, len(header)):
+            return None
         label, score = header[names.index("label")], header[names.index("score")]
         # all the columns (usecols would let a row with a field too many through), the two
         # read as float64 (other columns, rare, as text); pandas' warning that it dropped
@@ -144,7 +177,7 @@ def _read_typed(path: Path, data: bytes | None = None) -> tuple[np.ndarray, np.n
                                 encoding="utf-8-sig", index_col=False, engine="c",
                                 dtype={label: np.float64, score: np.float64},
                                 skip_blank_lines=True, na_filter=False)
-    except (OSError, UnicodeDecodeError, ValueError, pd.errors.ParserError,
+    except (OSError, UnicodeDecodeError, ValueError, csv.Error, pd.errors.ParserError,
             pd.errors.EmptyDataError, pd.errors.ParserWarning):
         return None
     labels = frame[label].to_numpy()
@@ -162,6 +195,14 @@ def _read_checked(
 
     if path.is_dir():
         raise UserError(f"{what} file {path} is a folder; give a CSV file with columns label,score")
+    size = len(data) if data is not None else path.stat().st_size if path.exists() else 0
+    if size > MAX_CHECKED_BYTES:
+        problem = ("has named labels, read line by line" if pos_label not in (None, "0", "1")
+                   else "is not well formed on some line, which is found line by line")
+        raise UserError(
+            f"{what} file {path} ({size / 2**20:.0f} MiB) {problem}: that reading holds every "
+            f"field and is limited to {MAX_CHECKED_BYTES >> 20} MiB; give labels 0/1 with "
+            "one label,score pair a line (read as numbers up to 2 GiB), or a smaller file")
     try:
         # -sig: a leading byte-order mark is dropped
         text = path.read_text(encoding="utf-8-sig") if data is None else data.decode("utf-8-sig")

@@ -234,7 +234,42 @@ def _read_meta(parquet_path: Path) -> dict[str, Any]:
         ) from None
     if not isinstance(meta, dict):
         raise DatasetError(f"metadata {json_path} is not a JSON object. {_PREPARE_AGAIN}")
+    for key, kind in _META_TYPES.items():
+        if not isinstance(meta.get(key), kind):
+            found = "lacks" if key not in meta else f"has a {type(meta[key]).__name__} as"
+            raise DatasetError(f"metadata {json_path} {found} {key!r} (a JSON "
+                               f"{_JSON_NAMES[kind]} expected). {_PREPARE_AGAIN}")
+    named = [*meta["class_labels"], *meta["features"]]
+    if not (all(isinstance(v, str) for v in named) and all(
+            isinstance(c, dict) and isinstance(c.get("name"), str)
+            and isinstance(c.get("kind"), str) for c in meta["columns"])):
+        raise DatasetError(f"metadata {json_path} has class labels, features or columns that "
+                           f"are not names. {_PREPARE_AGAIN}")
     return meta
+
+
+#: the metadata's keys that reading a prepared dataset uses, and their JSON types
+_META_TYPES: dict[str, type] = {
+    "name": str, "target": str, "label_of_class1": str, "content_sha256": str,
+    "class_labels": list, "features": list, "columns": list, "table5": dict,
+}
+_JSON_NAMES = {str: "string", list: "list", dict: "object"}
+
+
+def _check_content(parquet_path: Path, meta: dict[str, Any], frame: pd.DataFrame) -> Table:
+    """The table of ``frame`` after checking its content hash against ``meta``'s."""
+    try:
+        table = from_dataframe(frame, meta["columns"])
+    except (KeyError, TypeError, ValueError) as exc:  # a column or category the other lacks
+        raise DatasetError(f"prepared dataset {parquet_path} does not match its metadata "
+                           f"({type(exc).__name__}: {exc}). {_PREPARE_AGAIN}") from None
+    actual = content_hash(table)
+    if actual != meta["content_sha256"]:
+        raise ContentHashMismatchError(
+            f"{meta['name']}: prepared file {parquet_path} has content hash {actual}, its "
+            f"metadata expects {meta['content_sha256']}. Prepare the dataset again."
+        )
+    return table
 
 
 def _read_parquet(parquet_path: Path, columns: list[str] | None = None) -> pd.DataFrame:
@@ -252,14 +287,7 @@ def load_prepared(parquet_path: Path) -> PreparedDataset:
     """Load a prepared dataset and re-check its content hash against its metadata."""
     parquet_path = Path(parquet_path)
     meta = _read_meta(parquet_path)
-    table = from_dataframe(_read_parquet(parquet_path), meta["columns"])
-    actual = content_hash(table)
-    if actual != meta["content_sha256"]:
-        raise ContentHashMismatchError(
-            f"{meta['name']}: prepared file {parquet_path} has content hash {actual}, its "
-            f"metadata expects {meta['content_sha256']}. Prepare the dataset again."
-        )
-    frame = to_dataframe(table)
+    frame = to_dataframe(_check_content(parquet_path, meta, _read_parquet(parquet_path)))
     target = frame[meta["target"]]
     y = (target.astype(object) == meta["label_of_class1"]).to_numpy(dtype=np.int8)
     return PreparedDataset(
@@ -274,10 +302,13 @@ def load_prepared(parquet_path: Path) -> PreparedDataset:
 
 def class_column(parquet_path: Path) -> tuple[list[str | None], list[str]]:
     """The raw class label of every row of a prepared table (``None`` if missing) and the
-    class levels in declared order (what an R-compatible splitter needs)."""
+    class levels in declared order (what an R-compatible splitter needs); the table's content
+    hash checked, as :func:`load_prepared` checks it."""
     parquet_path = Path(parquet_path)
     meta = _read_meta(parquet_path)
     target = meta["target"]
-    column = _read_parquet(parquet_path, columns=[target])[target]
+    frame = _read_parquet(parquet_path)
+    _check_content(parquet_path, meta, frame)
+    column = frame[target]
     labels = [None if pd.isna(v) else str(v) for v in column.tolist()]
     return labels, [str(v) for v in meta["class_labels"]]

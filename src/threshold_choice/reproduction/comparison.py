@@ -682,8 +682,14 @@ def _read(path: Path, what: str, reader: Callable[[Path], pd.DataFrame],
         ) from None
 
 
-def _read_csv(path: Path, what: str, fix: str = _REDO) -> pd.DataFrame:
-    return _read(path, what, pd.read_csv, fix)
+def _read_csv(path: Path, what: str, fix: str = _REDO,
+              needed: Sequence[str] = ()) -> pd.DataFrame:
+    """The CSV table ``path``, with the columns ``needed`` (else a :class:`UserError`)."""
+    frame = _read(path, what, pd.read_csv, fix)
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise UserError(f"{what} {path} lacks column(s) {', '.join(missing)}; {fix}")
+    return frame
 
 
 def finding_verdict(reproduced: object, evidence: object = "") -> str:
@@ -816,9 +822,10 @@ def compare_files(
     cause_rows = known_causes(causes if causes is not None else published / CAUSES_FILE)
     out: dict[str, pd.DataFrame] = {}
     for name, (pub_name, key, columns) in TABLE_SPECS.items():
-        ours = _read_csv(Path(tables[name]), f"our {name}")
+        needed = [*(["dataset"] if name == "table5" else []), key, *columns]
+        ours = _read_csv(Path(tables[name]), f"our {name}", needed=needed)
         pub = _read_csv(published / PUBLISHED_FILES[pub_name], f"published {name}",
-                        _PUBLISHED_FIX)
+                        _PUBLISHED_FIX, needed=needed)
         # the paper's rows only: a configuration's other datasets and models are extensions
         if name == "table5":
             paper = set(pub["dataset"].astype(str).str.lower())

@@ -347,7 +347,10 @@ def _check_weka_options(models: Mapping[str, tuple[str, list[str]]], jar: str,
 def _check_gammas(raw: Sequence[Any]) -> None:
     seen: dict[float, Any] = {}
     for value in raw:
-        gamma = parse_gamma(value)
+        try:
+            gamma = parse_gamma(value)
+        except UserError as exc:
+            raise UserError(f"config: evaluation.gammas: {exc}") from None
         if gamma in seen:
             raise UserError(
                 f"config: evaluation.gammas lists one certainty level twice ({seen[gamma]!r} "
@@ -407,6 +410,7 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     root = Path(root)
     _check_output_folder("results", config["results"], root, "results")
     _check_output_folder("cache", config["cache"], root, ".cache")
+    _check_output_folder("data.cache", config["data"]["cache"], root, "results/cache/downloads")
     _check_yaml_numbers(config)
     registry = load_registry(root / config["data"]["registry"])
     unknown = [d for d in config["datasets"] if d not in registry]
