@@ -111,14 +111,14 @@ def binary_labels(y_true: ArrayLike, pos_label: Any = None) -> NDArray[np.int8]:
     return (y == pos_label).astype(np.int8)
 
 
-def _two_classes(classes: list[Any], pos_label: Any) -> bool:
-    """True, or a :class:`UserError` when the labels and predicted labels (with
-    ``pos_label``) are more than two classes."""
-    found = sorted(set(classes) | ({pos_label} - {None}), key=repr)
+def _check_two_classes(y: NDArray, values: NDArray, pos_label: Any) -> None:
+    """A :class:`UserError` when the labels ``y``, the predicted labels ``values`` and
+    ``pos_label`` are more than two classes."""
+    found = sorted({*np.unique(y).tolist(), *np.unique(values).tolist()}
+                   | ({pos_label} - {None}), key=repr)
     if len(found) > 2:
         raise UserError(f"the predicted labels and the labels are more than two classes: "
                         f"{_shown(np.asarray(found[:5], dtype=object))}")
-    return True
 
 
 def _shown(values: NDArray) -> str:
@@ -150,9 +150,7 @@ def _are_labels(y: NDArray, values: NDArray, pos_label: Any) -> bool:
         try:
             values.astype(np.float64)
         except (TypeError, ValueError):
-            classes = np.unique(np.concatenate([np.unique(y).astype(object),
-                                                np.unique(values).astype(object)]))
-            _two_classes(classes.tolist(), pos_label)
+            _check_two_classes(y, values, pos_label)
             return True
     labels = np.unique(y).tolist()
     zero_one = set(labels) <= {0, 1}
@@ -160,8 +158,8 @@ def _are_labels(y: NDArray, values: NDArray, pos_label: Any) -> bool:
     if not np.isin(values, list(known)).all():
         if zero_one or values.dtype.kind not in "biu" or y.dtype.kind not in "biu":
             return False
-        # integer labels: a fold of one class predicted the other too
-        return _two_classes([*labels, *np.unique(values).tolist()], pos_label)
+        _check_two_classes(y, values, pos_label)  # integers: a fold of one class, say
+        return True
     if not zero_one or pos_label is None or pos_label == 1:
         return True  # with pos_label 1 both readings are the same crisp scores
     if values.dtype.kind in "biu":

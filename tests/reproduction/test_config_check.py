@@ -5,8 +5,8 @@ would misplace results or fail after the training are rejected at start-up (the 
 from __future__ import annotations
 
 import copy
-import math
 import logging
+import math
 import re
 from pathlib import Path
 
