@@ -673,3 +673,29 @@ def test_a_negative_number_in_exponent_form_is_checked_not_read_as_an_option(
     line = one_error_line(run_cli("loss", "--test", str(scores_csv), option, value))
     assert problem in line
     assert "expected one argument" not in line
+
+
+@pytest.mark.parametrize("text", [
+    b"label,score\r\n1,0.9\r\n0,0.2\r\n1,0.7\r\n",  # CRLF
+    b'label,score,note\n1,0.9,"a, b"\n0,0.2,c\n1,0.7,d\n',  # a comma in quotes: line by line
+    b"label,score\n1,0.9\n\n\n0,0.2\n1,0.7",  # blank lines, no final newline
+])
+def test_the_ragged_line_scan_lets_well_formed_files_through_with_their_values(tmp_path, text):
+    from threshold_choice.cli.inputs import read_scores_csv
+
+    path = tmp_path / "ok.csv"
+    path.write_bytes(text)
+    labels, scores = read_scores_csv(path, "test")
+    assert labels.tolist() == [1, 0, 1]
+    assert scores.tolist() == [0.9, 0.2, 0.7]
+
+
+def test_the_ragged_line_scan_finds_a_line_across_its_chunks(monkeypatch):
+    import threshold_choice.cli.inputs as inputs
+
+    monkeypatch.setattr(inputs, "_SCAN_CHUNK", 7)  # lines span the chunks
+    ok = np.frombuffer(b"label,score\n1,0.25\n0,0.5\n1,0.75\n", dtype=np.uint8)
+    assert not inputs._too_many_fields(ok, 2)
+    ragged = np.frombuffer(b"label,score\n1,0.25\n0,0.5,,\n1,0.75\n", dtype=np.uint8)
+    assert inputs._too_many_fields(ragged, 2)
+    assert not inputs._too_many_fields(ragged, 4)  # header of four fields: none too many
