@@ -576,6 +576,7 @@ def bootstrap(
     if isinstance(gammas, str | int | float | np.integer | np.floating):
         gammas = [gammas]
     gammas = tuple(parse_gamma(g) for g in gammas)
+    metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)  # as methods
     unknown = [k for k in metrics if k not in BOOTSTRAP_METRICS]
     if unknown:
         raise UserError(f"unknown metric(s) {', '.join(unknown)}; choose from "

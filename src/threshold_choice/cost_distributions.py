@@ -424,9 +424,14 @@ def beta_from_interval(low: float, high: float, mass: float = 0.9) -> CostDistri
     from scipy.optimize import brentq
     from scipy.special import betainc
 
+    message = (f"the interval needs numbers 0 <= low < high <= 1 and a mass in (0, 1), got "
+               f"[{low!r}, {high!r}] with {mass!r}")
+    try:
+        low, high, mass = float(low), float(high), float(mass)
+    except (TypeError, ValueError):
+        raise UserError(message) from None
     if not (0.0 <= low < high <= 1.0 and 0.0 < mass < 1.0):
-        raise UserError(f"the interval needs 0 <= low < high <= 1 and a mass in (0, 1), got "
-                        f"[{low}, {high}] with {mass}")
+        raise UserError(message)
     middle = (low + high) / 2.0
 
     def inside(k: float) -> float:  # the mass in [low, high] of Beta(middle k, (1-middle) k)

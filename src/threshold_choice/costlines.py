@@ -114,14 +114,21 @@ def validate_scores(
     return y_int, s_arr
 
 
+#: the least deployment class proportion (and 1 minus the largest): below it an example's
+#: weight, ``prior / n0``, is lost in rounding when added to rates near 1/2 (for 10^7 examples,
+#: 1e-6 / 10^7 is still 1000 times the rounding of 1/2), and the lines' segments vanish
+MIN_PRIOR = 1e-6
+
+
 def check_prior(prior: float) -> float:
-    """A deployment class-0 proportion: a number strictly between 0 and 1."""
-    message = f"the prior (deployment class-0 proportion) must be in (0, 1), got {prior!r}"
+    """A deployment class-0 proportion: a number in [:data:`MIN_PRIOR`, 1 - MIN_PRIOR]."""
+    message = (f"the prior (deployment class-0 proportion) must be in (0, 1), at least "
+               f"{MIN_PRIOR:g} from either end, got {prior!r}")
     try:
         value = float(prior)
     except (TypeError, ValueError):
         raise UserError(message) from None
-    if not 0.0 < value < 1.0:
+    if not MIN_PRIOR <= value <= 1.0 - MIN_PRIOR:
         raise UserError(message)
     return value
 

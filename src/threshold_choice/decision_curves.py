@@ -27,6 +27,8 @@ decrease in ``s`` (its derivative enters with a minus sign, Lemma B.1): with
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
@@ -134,6 +136,7 @@ def _net_benefit(lines: CostLines, t: FloatArray, inclusive: bool) -> FloatArray
 
 def treat_all_net_benefit(pi1: float, thresholds: ArrayLike) -> FloatArray:
     """Net benefit of treating everyone: ``pi1 - (1 - pi1) * t/(1 - t)``."""
+    pi1 = _check_pi1(pi1)
     t = _thresholds(thresholds)
     return pi1 - (1.0 - pi1) * _odds(t)
 
@@ -287,11 +290,26 @@ def rescaled_decision_curve(
 
 
 def _range(low: float, high: float) -> tuple[float, float]:
-    if not 0.0 <= low < high < 1.0:
-        raise UserError(
-            f"the threshold range needs 0 <= low < high < 1, got low={low}, high={high}"
-        )
-    return float(low), float(high)
+    message = (f"the threshold range needs numbers 0 <= low < high < 1, got low={low!r}, "
+               f"high={high!r}")
+    try:
+        a, b = float(low), float(high)
+    except (TypeError, ValueError):
+        raise UserError(message) from None
+    if not 0.0 <= a < b < 1.0:  # NaN too
+        raise UserError(message)
+    return a, b
+
+
+def _check_pi1(pi1: float) -> float:
+    """The class-1 proportion of the treat-all curve: a number in [0, 1]."""
+    try:
+        value = float(pi1)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise UserError(f"pi1, the class-1 proportion, must be a number in [0, 1], got {pi1!r}")
+    return value
 
 
 def _odds_integral(lo: FloatArray, hi: FloatArray) -> FloatArray:
@@ -316,6 +334,7 @@ def average_net_benefit(y: ArrayLike, s: ArrayLike, low: float, high: float) -> 
 def average_treat_all_net_benefit(pi1: float, low: float, high: float) -> float:
     """Exact mean net benefit of treating everyone over ``t`` uniform on ``[low, high]``."""
     a, b = _range(low, high)
+    pi1 = _check_pi1(pi1)
     odds = _odds_integral(np.array([a]), np.array([b]))[0]
     return float(pi1 - (1.0 - pi1) * odds / (b - a))
 

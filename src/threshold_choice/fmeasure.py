@@ -503,6 +503,10 @@ def f_optimal_threshold(
     low = np.concatenate(([-np.inf], lines.scores))
     high = np.concatenate((lines.scores, [np.inf]))
     fixed = np.flatnonzero((low <= tau) & (tau < high))
+    if fixed.size > 1 and np.ptp(tau[fixed]) <= 1e-12 * max(1.0, float(np.abs(tau[fixed]).max())):
+        # cuts that tie for the best F: Eq. 27 gives their common score on both sides of it,
+        # up to rounding; the lower threshold, as at the project's other ties
+        fixed = fixed[:1]
     if fixed.size != 1:
         raise UserError(
             f"the scores have {fixed.size} fixed points of Eq. 27 (one when they are "

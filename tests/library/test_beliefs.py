@@ -55,3 +55,9 @@ def test_no_information_is_gamma_0_and_more_spread_than_that_is_refused():
     assert gamma_for_spread(0.5, 1 / math.sqrt(12)) == 0.0
     with pytest.raises(UserError, match="spread of c_hat must be in"):
         gamma_for_spread(0.5, 0.3)
+
+
+def test_an_interval_given_as_text_or_none_is_named():
+    assert beta_from_interval("0.7", "0.9").mean == beta_from_interval(0.7, 0.9).mean
+    with pytest.raises(UserError, match="the interval needs numbers"):
+        beta_from_interval(0.7, 0.9, None)

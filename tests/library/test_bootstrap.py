@@ -291,3 +291,9 @@ def test_the_bootstrap_takes_one_method_and_one_gamma_as_expected_losses_does():
     listed = bootstrap(y, s, methods=["score-driven"], gammas=[4.0], metrics=(), n_boot=10)
     assert one.methods == ("score-driven",) and one.gammas == (4.0,)
     np.testing.assert_array_equal(one.replicates, listed.replicates)
+
+
+def test_one_metric_given_as_a_name_is_that_metric_not_its_letters():
+    y, s = random_scores(5, 60)
+    boot = bootstrap(y, s, methods="score-driven", gammas=math.inf, metrics="AUC", n_boot=20)
+    assert boot.metrics == ("AUC",)

@@ -8,6 +8,7 @@ piece by piece (Beta CDFs at finite gamma, via ``oracle_expected_cost``)."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -152,3 +153,15 @@ def test_a_prior_outside_0_1_is_rejected(prior):
         LossSettings(prior=prior)
     with pytest.raises(UserError, match="must be in"):
         CostLines.from_scores(Y, S).with_prior(prior)
+
+
+@pytest.mark.parametrize("prior", [1e-17, 1e-9, 1 - 1e-16])
+def test_a_prior_too_near_0_or_1_for_its_weights_is_refused_not_nan(prior):
+    # prior / n0 vanishes against rates near 1/2: NaN or scipy's "weights must be positive"
+    y, s = random_scores(3, 60)
+    with pytest.raises(UserError, match="at least 1e-06 from either end"):
+        expected_losses(y, s, methods=["test-optimal", "rate-driven"], gammas=[math.inf],
+                        settings=LossSettings(prior=prior))
+    near = expected_losses(y, s, methods=["rate-driven"], gammas=[math.inf],
+                           settings=LossSettings(prior=1e-6))
+    assert np.isfinite(near["expected_loss"]).all()

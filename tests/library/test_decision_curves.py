@@ -24,6 +24,7 @@ from threshold_choice.decision_curves import (
     decision_curve,
     expected_net_benefit,
     net_benefit,
+    treat_all_net_benefit,
 )
 from threshold_choice.errors import UserError
 from threshold_choice.methods import make_selection
@@ -416,3 +417,15 @@ def test_appendix_d_bounded_brier_is_twice_the_mean_regret_over_the_range():
     for name, s in models.items():
         twice = 2 * mean_regret(y, s, low, high)
         assert bounded_brier(y, s, low, high) == pytest.approx(twice, abs=1e-12), name
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: average_net_benefit([0, 1, 0, 1], [0.1, 0.8, 0.3, 0.6], "0.05", None),
+     "the threshold range needs numbers 0 <= low < high < 1, got low='0.05', high=None"),
+    (lambda: average_treat_all_net_benefit(0.5, 0.05, float("nan")), "the threshold range"),
+    (lambda: treat_all_net_benefit(float("nan"), [0.1]), "pi1, the class-1 proportion"),
+    (lambda: average_treat_all_net_benefit(2.0, 0.1, 0.2), r"must be a number in \[0, 1\]"),
+])
+def test_a_range_or_proportion_that_is_not_a_number_in_range_is_named(call, message):
+    with pytest.raises(UserError, match=message):
+        call()

@@ -11,6 +11,7 @@ means for rate-driven) and over ``c`` by adaptive quadrature.
 from __future__ import annotations
 
 import math
+import warnings
 from io import StringIO
 
 import numpy as np
@@ -483,3 +484,11 @@ def test_froc_is_rank_based_so_any_real_scores_give_the_same_points():
     ours = froc_points(y, s).drop(columns="threshold")
     scaled = froc_points(y, 100 * s - 7).drop(columns="threshold")
     pd.testing.assert_frame_equal(ours, scaled)
+
+
+def test_instance_uniform_under_the_f_measure_loss_warns_of_nothing():
+    y, s = random_scores(0, 40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # 0 * inf, inf - inf were warned
+        out = expected_losses(y, s, methods="instance-uniform", loss_function="f-measure")
+    assert len(out) > 0

@@ -111,3 +111,21 @@ def test_f_optimal_threshold_refuses_bad_input():
     with pytest.raises(UserError, match=r"0 fixed points of Eq\. 27"):
         f_optimal_threshold(y, s, 0.5, calibrate=False)
     assert f_optimal_threshold(y, s, 0.5) >= 0.5  # calibrated first: one fixed point
+
+
+def test_two_cuts_that_tie_for_the_best_f_give_the_lower_threshold():
+    y = np.array([1, 1, 1, 1, 0, 0])
+    s = np.array([0.6, 0.2, 0.8, 0.5, 1.0, 0.2])
+    p = pav_calibrated(y, s)
+    # class 0 positive, predicted where the calibrated score is <= t: F1 at each cut
+    f1 = {}
+    for t in np.unique(p):
+        tp, fp = int(((p <= t) & (y == 0)).sum()), int(((p <= t) & (y == 1)).sum())
+        f1[float(t)] = 2 * tp / (2 * tp + fp + (int((y == 0).sum()) - tp))
+    best = max(f1.values())
+    tied = sorted(t for t, v in f1.items() if v == best)
+    assert len(tied) == 2  # the case: two cuts tie
+    t_f = f_optimal_threshold(y, s, 0.5)
+    # the lower of the two: predicts 0 the scores up to the first tied cut, not the second
+    assert tied[0] <= t_f < tied[1] or t_f == pytest.approx(tied[1], abs=1e-12)
+    assert np.sum(p <= t_f) == np.sum(p <= tied[0])

@@ -263,9 +263,11 @@ def instance_cut_lines(lines: CostLines) -> tuple[FloatArray, FloatArray]:
     b = np.minimum(a + 1, counts.size - 1)
     width = (counts[b] - counts[a]).astype(np.float64)
     p = np.divide(k - counts[a], width, out=np.zeros(k.size), where=width > 0)
-    left = (1.0 - p) * lines.left[a] + p * lines.left[b]
-    right = (1.0 - p) * lines.right[a] + p * lines.right[b]
-    return left, right
+    with np.errstate(invalid="ignore"):  # 0 * inf: the f-measure's lines can be infinite
+        left = (1.0 - p) * lines.left[a] + p * lines.left[b]
+        right = (1.0 - p) * lines.right[a] + p * lines.right[b]
+    # an attainable cut is its line (the same bits as the mixture of finite heights)
+    return np.where(p == 0, lines.left[a], left), np.where(p == 0, lines.right[a], right)
 
 
 def instance_uniform(test: CostLines) -> Selection:
@@ -277,7 +279,8 @@ def instance_uniform(test: CostLines) -> Selection:
     left, right = instance_cut_lines(test)
     coef = np.zeros((left.size, 4))
     coef[:, 0] = left
-    coef[:, 1] = right - left
+    with np.errstate(invalid="ignore"):  # inf - inf: a cut of infinite f-measure loss
+        coef[:, 1] = right - left
     breaks = np.arange(1, left.size, dtype=np.float64) / left.size
     return Selection("instance-uniform", coef, breaks, breaks, "left", ignores_c_hat=True)
 
