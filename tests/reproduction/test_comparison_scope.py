@@ -196,6 +196,25 @@ def test_a_partial_run_names_its_coverage_as_the_cause(tmp_path, base_runs):
         f"the run has {n} of the paper's 26 datasets; the published means are over all 26")
 
 
+def test_table8s_coverage_counts_the_model_types_it_averages_not_the_baselines(tmp_path,
+                                                                                base_runs):
+    from threshold_choice.reproduction.tables import paper_models
+
+    runs = base_runs[~base_runs["model"].isin(["NB", "J48"])]  # the baselines kept
+    results = write_results(tmp_path, runs, {})
+    t8_path = results / "tables" / "table8_gamma-inf.csv"
+    t8 = pd.read_csv(t8_path)
+    t8.loc[0, "AUC"] -= 0.01
+    t8.to_csv(t8_path, index=False)
+    out = compare_results(results, causes=tmp_path / "none.csv")
+    cause = out["table8"].loc[out["table8"]["status"] == "differs", "cause"].unique().tolist()
+    averaged = [m for m in paper_models(PUBLISHED_DIR) if m not in ("Prior", "Random")]
+    have = sum(m in set(runs["model"]) for m in averaged)
+    assert have == 8 and {"Prior", "Random"} <= set(runs["model"])
+    assert cause == [f"the run has {have} of the paper's 10 model types (the baselines aside); "
+                     "the published means are over all 10"]
+
+
 def test_the_known_causes_name_published_cells():
     causes = known_causes(PUBLISHED_DIR / CAUSES_FILE)
     assert len(causes) and (causes["cause"].str.len() > 20).all()

@@ -99,6 +99,12 @@ def test_the_cache_folder_is_checked_like_results(value):
     assert "config: cache" in rejected(changed(cache=value))
 
 
+def test_models_that_are_all_baselines_are_rejected_before_any_job():
+    # they fitted and evaluated, then the tables and figures failed ("no runs of ...")
+    message = rejected(changed("models", use=["Prior", "Random"], baselines=["Prior", "Random"]))
+    assert "config: models.use names baselines only (Prior, Random)" in message
+
+
 def test_a_download_cache_that_is_a_file_is_rejected_before_any_job(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("")

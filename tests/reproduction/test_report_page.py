@@ -52,6 +52,17 @@ def test_the_headline_says_when_the_published_numbers_do_not_apply():
     assert 'class="differs"' not in text
 
 
+def test_findings_not_applicable_are_not_counted_as_checked_and_refuted():
+    summary, _, diffs, tables = comparison(applies=False)
+    findings = pd.DataFrame({"id": ["a", "b"], "finding": ["x", "y"],
+                             "reproduced": ["not applicable"] * 2,
+                             "evidence": ["not applicable: conditions differ"] * 2,
+                             "cause": ["", ""]})
+    text = headline_rst(summary, findings, diffs, tables, [], tolerance=0.0005)
+    assert "0 of 2" not in text  # read as two findings checked and refuted
+    assert "Findings of Sect. 6: none of the 2 is checkable here" in text
+
+
 def test_software_table_keeps_each_version_once_in_order():
     got = software_table(["python 3.11; weka 3.9.6", "python 3.12; weka 3.9.6"])
     assert got.set_index("software")["version"].to_dict() == {

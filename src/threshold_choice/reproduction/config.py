@@ -430,6 +430,13 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
             "folder)"
         )
     _check_models(config, root)
+    models = config["models"]
+    if set(models["use"]) <= set(models["baselines"]):
+        raise UserError(
+            f"config: models.use names baselines only ({', '.join(models['use'])}); the "
+            "tables and figures compare the other model types: add one (or name fewer "
+            "models.baselines)"
+        )
     _check_authors_estimator(config)
     missing = [m for m in PAPER_METHODS if m not in config["evaluation"]["methods"]]
     if missing:

@@ -189,14 +189,18 @@ def headline_rst(
         missing = f" ({int(row['missing'])} not in this run)" if int(row["missing"]) else ""
         counts.append(f"{title}: <b>{int(row['within_tolerance'])} of {compared}</b> cells"
                       f"{missing}")
-    checkable = ~findings["evidence"].astype(str).str.startswith("not checkable")
+    verdicts = [finding_verdict(r, e) for r, e in zip(findings["reproduced"],
+                                                      findings["evidence"], strict=True)]
+    checkable = sum(v in ("yes", "no") for v in verdicts)  # not "not checkable", nor n/a
     reproduced = reproduced_count(findings)
     versions = software_table(software)
     lines = [_heading("Reproduction of Ferri, Hernandez-Orallo and Flach (DMKD 2019)", "=")]
     verdict = (f"Cells equal to the published values (within {tolerance:g}, i.e. at the "
                "published precision): " + "; ".join(counts) + ". "
-               f"Findings of Sect. 6 reproduced: <b>{reproduced} of {len(findings)}</b>"
-               f" ({int(checkable.sum())} checkable).")
+               + (f"Findings of Sect. 6 reproduced: <b>{reproduced} of {len(findings)}</b>"
+                  f" ({checkable} checkable)." if checkable or reproduced else
+                  f"Findings of Sect. 6: none of the {len(findings)} is checkable here "
+                  "(not applicable under these conditions, or lacking the runs they need)."))
     if not applies:
         verdict = ("<b>The published numbers do not apply to this run</b>: " + _e(note)
                    + ". " + verdict)
