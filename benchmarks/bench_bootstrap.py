@@ -1,16 +1,17 @@
-"""Benchmark: bootstrap confidence intervals for all threshold choice methods x 7 gammas.
+"""Benchmark: bootstrap confidence intervals for the workflow's methods x 7 gammas.
 
 Run on demand (not part of the test suite):
 
     python benchmarks/bench_bootstrap.py [--n 2300] [--replicates 1000] [--check 20]
 
 Times :func:`threshold_choice.bootstrap.bootstrap` for ``n`` test scores (training scores of
-the same size, all 11 methods x the paper's 7 gammas, the metrics too, exact estimator,
-stratified), after the one-off per-gamma setup (moment tables, timed separately), and
-compares with the plain way: ``expected_losses`` on each resampled test set (timed on
-``--check`` replicates and scaled), whose results the fast path must equal (largest
-difference printed). Wall-clock and CPU time are both reported: on a shared machine the CPU
-time of the process is the one-core figure. The run is pinned to one thread (BLAS/OpenMP).
+the same size, the 11 methods the workflow evaluates x the paper's 7 gammas, the metrics
+too, exact estimator, stratified), after the one-off per-gamma setup (moment tables, timed
+separately), and compares with the plain way: ``expected_losses`` on each resampled test set
+(timed on ``--check`` replicates and scaled), whose results the fast path must equal
+(largest difference printed). Wall-clock and CPU time are both reported: on a shared machine
+the CPU time of the process is the one-core figure. The run is pinned to one thread
+(BLAS/OpenMP).
 Target: 1 000 replicates for n = 2 300 in under 20 s on one core.
 """
 
@@ -25,11 +26,11 @@ import argparse  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+from bench_expected_loss import WORKFLOW_METHODS as METHODS  # noqa: E402
 from bench_expected_loss import scores  # noqa: E402  (the same synthetic scores)
 
 from threshold_choice.bootstrap import bootstrap, resample_counts  # noqa: E402
 from threshold_choice.evaluation import PAPER_GAMMAS, expected_losses  # noqa: E402
-from threshold_choice.methods import METHODS  # noqa: E402
 from threshold_choice.moment_tables import moment_table  # noqa: E402
 
 

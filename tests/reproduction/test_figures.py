@@ -386,3 +386,28 @@ def test_figure_pngs_are_the_palette_of_the_full_colour_png_matplotlib_writes(tm
         image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(
             expected, format="PNG", optimize=True)
     assert path.read_bytes() == expected.read_bytes()
+
+
+def test_a_model_type_has_one_colour_in_fig5_and_fig6(small_runs):
+    # Fig. 5 leaves out the baselines Fig. 6 draws: by position, SVM (after them in the
+    # paper's order) took the colour Fig. 6 gives Prior
+    runs = pd.concat([small_runs, small_runs[small_runs["model"] == "Prior"].assign(
+        model="Random")], ignore_index=True).replace({"model": {"NB": "SVM"}})
+    from matplotlib.colors import to_hex
+
+    def colours(fig, artists):
+        found = {}
+        for ax in fig.axes:
+            for a in artists(ax):
+                label = a.get_label()
+                if label in {"J48", "SVM", "Prior", "Random"}:
+                    colour = a.get_color() if hasattr(a, "get_color") else a.get_facecolor()[0]
+                    found.setdefault(label, to_hex(colour))
+        return found
+
+    fig5 = colours(draw_figure5(figure5_data(runs)), lambda ax: ax.get_lines())
+    fig6 = colours(draw_figure6(figure6_data(runs)), lambda ax: ax.collections)
+    assert {"J48", "SVM"} <= set(fig5) and {"J48", "SVM", "Prior", "Random"} <= set(fig6)
+    assert "Prior" not in fig5  # the baselines are left out of Fig. 5
+    assert all(fig5[m] == fig6[m] for m in fig5)
+    assert len(set(fig6.values())) == len(fig6)  # four model types, four colours

@@ -686,10 +686,15 @@ def figure2(
 
 
 def _model_colours(models: Sequence[str]) -> dict[str, object]:
+    """A colour per model type, the same in every figure: the paper's types by their place
+    in :data:`MODEL_ORDER` whether or not a figure draws them all (Fig. 5 leaves out the
+    baselines that Fig. 6 draws), the others after them in alphabetical order."""
     from matplotlib import colormaps
 
     cmap = colormaps["tab20"]
-    return {m: cmap(i % 20) for i, m in enumerate(_ordered_models(models))}
+    others = sorted(set(models) - set(MODEL_ORDER))
+    place = {m: i for i, m in enumerate([*MODEL_ORDER, *others])}
+    return {m: cmap(place[m] % 20) for m in _ordered_models(models)}
 
 
 def _ordered_models(models: Sequence[str]) -> list[str]:
