@@ -4,7 +4,7 @@ Run on demand (not part of the test suite), from the repository, after a run tha
 scores:
 
     python benchmarks/bench_authors_replay.py [--results results] [--datasets bupa musk1 ...]
-        [--gammas inf 16 10 9 8 7 6 5 4 3 2 1 0]
+        [--gammas inf 16 10 9 8 7 6 5 4 3 2 1 0]    (--datasets all: every dataset scored)
 
 Prints, per dataset: the CPU seconds of the replay alone (R's stream after each of the 10
 splits at every gamma: 12 x 1000 ``rbeta`` draws and 24 000 uniforms per split and finite
@@ -38,6 +38,8 @@ def main() -> None:
     parser.add_argument("--gammas", nargs="*",
                         default=["inf", "16", *map(str, range(10, -1, -1))])
     args = parser.parse_args()
+    if args.datasets == ["all"]:  # every dataset the results folder has scores of
+        args.datasets = sorted(d.name for d in (args.results / "scores").iterdir() if d.is_dir())
     gammas = [parse_gamma(g) for g in args.gammas]
     options = {"rate_threshold_offset": 1e-7, "tie_breaking": "authors"}
     rows = []
@@ -64,6 +66,9 @@ def main() -> None:
         rows.append((dataset, len(random), replay, authors, grid))
     table = pd.DataFrame(rows, columns=["dataset", "score rows", "replay CPU s",
                                         "authors CPU s", "grid CPU s"])
+    if len(table) > 1:
+        total = table.drop(columns="dataset").sum()
+        table.loc[len(table)] = ["total", *total.to_numpy()]
     print(table.to_string(index=False, float_format="%.2f"))
 
 
