@@ -102,7 +102,8 @@ def _probabilities(y: ArrayLike, s: ArrayLike) -> tuple[FloatArray, FloatArray]:
     if low < 0.0 or high > 1.0:
         raise UserError(
             f"the decompositions need scores that are probabilities of class 1 in [0, 1], "
-            f"got scores from {low:g} to {high:g}"
+            f"got scores from {low:g} to {high:g}: calibrate them (e.g. scikit-learn's "
+            "CalibratedClassifierCV) or rescale them to [0, 1]"
         )
     return y_int.astype(np.float64), s_arr
 

@@ -223,3 +223,43 @@ def test_a_training_method_without_training_scores_names_what_to_pass():
         CostCurveDisplay.from_predictions(y, s, methods=["train-optimal"])
     with pytest.raises(UserError, match=r"selects on training scores: pass train=CostLines"):
         make_selection("train-optimal", CostLines.from_scores(y, s))
+
+
+def test_nine_models_on_one_axes_have_nine_colours():
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots()
+    for k in range(12):
+        y, s = random_scores(k, 60)
+        ROCDisplay.from_predictions(y, s, ax=ax, name=f"model {k}")
+    colours = {to_rgba(line.get_color()) for line in ax.get_lines()
+               if str(line.get_label()).startswith("model")}
+    assert len(colours) == 12  # the ninth was drawn in the first's blue
+
+
+@pytest.mark.parametrize(("gammas", "message"), [
+    ([5.0, 5.0], "gammas lists 5.0 more than once"),
+    ([], "gammas is empty; give at least one"),
+])
+def test_a_decision_curves_gammas_are_checked_as_the_other_displays_are(gammas, message):
+    y, s = random_scores(2, 80)
+    with pytest.raises(UserError, match=message):
+        DecisionCurveDisplay.from_predictions(y, s, methods=["score-driven"], gammas=gammas,
+                                              plot=False)
+
+
+def test_costs_at_c_1_on_a_decision_curve_name_the_costs_not_thresholds():
+    from threshold_choice import Costs
+
+    y, s = random_scores(2, 80)
+    with pytest.raises(UserError, match=r"the costs put the threshold t = c at 1, .* give costs "
+                                        r"of both errors above 0"):
+        DecisionCurveDisplay.from_predictions(y, s, costs=Costs(5, 0))
+
+
+def test_the_log_odds_regret_display_says_how_to_fix_scores_outside_0_1():
+    from threshold_choice.plotting import LogOddsRegretDisplay
+
+    y, s = random_scores(1, 80)
+    with pytest.raises(UserError, match=r"calibrate them .* or rescale them to \[0, 1\]"):
+        LogOddsRegretDisplay.from_predictions(y, s * 4 - 2)

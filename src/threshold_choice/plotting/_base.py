@@ -52,7 +52,19 @@ _GAMMA_STYLES = (":", "-.", (0, (3, 1, 1, 1, 1, 1)), (0, (10, 3)), (0, (1, 4)),
 #: one colour per model once several share an axes (the CLI's and the library's alike), the
 #: first model's too: it is drawn again in the first of these when a second model joins it
 MODEL_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink",
-                 "tab:olive", "tab:cyan")
+                 "tab:olive", "tab:cyan", "navy", "darkgoldenrod", "darkgreen", "indigo",
+                 "saddlebrown", "mediumvioletred", "darkolivegreen", "teal")
+
+
+def model_colour(k: int) -> object:
+    """The colour of the ``k``-th model on an axes (from 0): :data:`MODEL_COLOURS`, then hues a
+    golden angle apart, so that no two models share one however many there are (the ninth
+    was drawn in the first's blue)."""
+    if k < len(MODEL_COLOURS):
+        return MODEL_COLOURS[k]
+    from matplotlib.colors import hsv_to_rgb
+
+    return tuple(hsv_to_rgb((0.07 + 0.618034 * k) % 1.0, 0.85, 0.6))
 #: the grey of the legend's method, certainty and role entries once several models share an
 #: axes (their colour is the model's: the legend gives the style alone)
 _KEY_GREY = "0.3"
@@ -672,7 +684,7 @@ class ThresholdChoiceDisplay:
         drawn = _displays_on(ax)
         self._order = len(drawn)  # 0: the first display on these axes
         if kwargs.get("color") is None and self._order and self._takes_color():
-            kwargs["color"] = MODEL_COLOURS[self._order % len(MODEL_COLOURS)]
+            kwargs["color"] = model_colour(self._order)
         self._draw_kwargs = dict(kwargs)
         if self._order == 1:  # a second model: the first one drawn again in its model colour
             drawn[0]._join(ax)
@@ -996,7 +1008,7 @@ def _grouped_entries(ax: Axes, models: Sequence[ThresholdChoiceDisplay]
         text = display.name or f"model {k + 1}"
         summary = display._summary()
         entries[f"{text} ({summary})" if summary else text] = Line2D(
-            [], [], color=display._colour or MODEL_COLOURS[k % len(MODEL_COLOURS)], lw=2.5)
+            [], [], color=display._colour or model_colour(k), lw=2.5)
     methods: dict[str, Any] = {}
     gammas: dict[float, Any] = {}
     roles: dict[str, Any] = {}

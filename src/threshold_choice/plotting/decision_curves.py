@@ -38,7 +38,7 @@ from threshold_choice.decision_curves import (
     rescale_thresholds,
 )
 from threshold_choice.errors import UserError
-from threshold_choice.evaluation import LossSettings, loss_settings
+from threshold_choice.evaluation import LossSettings, _check_once_each, loss_settings
 from threshold_choice.metrics import bounded_brier_score, bounded_log_loss
 from threshold_choice.plotting._base import (
     ThresholdChoiceDisplay,
@@ -249,6 +249,8 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
         if methods is not None or gammas is not None:
             chosen = loss_settings(settings, **settings_kwargs)
             grid = [parse_gamma(g) for g in (gammas if gammas is not None else [math.inf])]
+            # a gamma twice drew a second, made-up curve; none, a pandas error
+            _check_once_each(methods or ["score-driven"], grid)
             parts = [
                 pd.DataFrame({
                     "method": method, "gamma": gamma, "threshold": curve["threshold"],
@@ -324,7 +326,13 @@ class DecisionCurveDisplay(ThresholdChoiceDisplay):
             ax.set_xlim(float(x.min()), float(x.max()))
         if self.user_costs is not None:  # the threshold their costs call for: t = c
             c = self.user_costs.cost_proportion
-            self._mark_costs(ax, float(rescale_thresholds([c], self.scale)[0]))
+            try:
+                t = float(rescale_thresholds([c], self.scale)[0])
+            except UserError as exc:  # not the user's thresholds: their costs' c
+                raise UserError(f"the costs put the threshold t = c at {c:g}, which this "
+                                f"decision curve cannot draw ({exc}); give costs of both "
+                                "errors above 0") from None
+            self._mark_costs(ax, t)
         if self.scale != "linear":  # ticks at round thresholds, labelled with t
             ticks = np.array([v for v in _SCALE_TICKS[self.scale] if t.min() <= v <= t.max()])
             ax.set_xticks(rescale_thresholds(ticks, self.scale), [f"{v:g}" for v in ticks])
