@@ -312,7 +312,7 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
     pd.DataFrame({"label": ty, "score": ts}).to_csv(train, index=False)
     out = tmp_path / f"{kind}.png"
     args = ["plot", kind, "--test", str(test), "--out", str(out)]
-    if kind not in ("froc", "roc"):
+    if kind not in ("froc", "roc", "brier"):  # the others refuse --train, which they ignore
         args += ["--train", str(train)]
     if kind == "certainty":
         args += ["--gamma", "inf", "--gamma", "1", "--gamma", "0"]
@@ -324,7 +324,7 @@ def test_every_plot_kind_writes_a_titled_figure_and_the_displays_numbers(kind, t
     options = FAST.get(cls, {})
     if kind == "certainty":
         options = {"gammas": [math.inf, 1.0, 0.0]}
-    unused = kind in ("froc", "roc")  # no training scores
+    unused = kind in ("froc", "roc", "brier")  # no training scores
     direct = cls.from_predictions(y, s, train_y=None if unused else ty,
                                           train_score=None if unused else ts,
                                           name="test", plot=False, **options)

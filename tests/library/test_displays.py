@@ -265,7 +265,7 @@ def test_plot_command_writes_the_figure_and_the_numbers(run, tmp_path, capsys):
     assert set(data2["panel"]) == {"first", "second"}
     assert "cost_line" not in set(data2["kind"])  # several models: no cost lines
     capsys.readouterr()
-    assert main(["plot", "brier", "--test", test, "--train", train, "--train", train,
+    assert main(["plot", "cost-curves", "--test", test, "--train", train, "--train", train,
                  "--out", str(out2)]) == 2
     assert "one --train per --test" in capsys.readouterr().err
     assert main(["plot", "certainty", "--test", test, "--out", str(tmp_path / "x.gif")]) == 2

@@ -699,3 +699,17 @@ def test_the_ragged_line_scan_finds_a_line_across_its_chunks(monkeypatch):
     ragged = np.frombuffer(b"label,score\n1,0.25\n0,0.5,,\n1,0.75\n", dtype=np.uint8)
     assert inputs._too_many_fields(ragged, 2)
     assert not inputs._too_many_fields(ragged, 4)  # header of four fields: none too many
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (["certainty", "--costs", "1,4"], "--costs are marked on plot kind(s) cost-curves"),
+    (["roc", "--train", "TRAIN"], "--train applies to plot kind(s) cost-curves, certainty"),
+    (["log-odds-regret", "--train", "TRAIN"], "--train applies to plot kind(s)"),
+])
+def test_plot_refuses_an_option_its_kind_would_ignore(model_csv, tmp_path, args, problem):
+    # the figure was drawn as without it: same CSV, no word
+    args = [str(model_csv) if a == "TRAIN" else a for a in args]
+    line = one_error_line(run_cli("plot", args[0], "--test", str(model_csv), *args[1:],
+                                  "--out", str(tmp_path / "f.png")))
+    assert problem in line
+    assert not (tmp_path / "f.png").exists()

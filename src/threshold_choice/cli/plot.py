@@ -9,8 +9,9 @@ Legends name each model by its ``--name`` (default: the file's stem) and the axi
 ``--pos-label`` class, as the library's ``from_estimator`` does. Options that
 only one kind reads (``--thresholds``, ``--average``, ``--inclusive``, ``--scale`` for decision
 curves, ``--cost`` and ``--f-isometric`` for FROC, ``--cost-range`` for log-odds regret,
-``--bootstrap`` for the kinds with bands) are refused for the others, with the kinds that
-take them.
+``--bootstrap`` for the kinds with bands, ``--train`` for those with train-optimal,
+``--costs`` for those that mark them) are refused for the others, with the kinds that take
+them.
 
 Costs in the user's terms, as ``loss`` takes them: ``--costs FP,FN`` (their ``c`` marked
 where the Display marks costs; their positive class ``--pos-label``), ``--cost-ratio
@@ -86,6 +87,8 @@ _KIND_OPTIONS: dict[str, tuple[str, ...]] = {
     "cost": ("froc", "roc"),  # --cost-proportion, or --cost
     "f_isometric": ("froc",),
     "cost_range": ("log-odds-regret",),
+    # the kinds with train-optimal (the others read the file and drew the same figure)
+    "train": ("cost-curves", "certainty", "decision-curve", "f-cost"),
 }
 
 
@@ -157,6 +160,11 @@ def _marked_costs(args: argparse.Namespace, costs: object) -> dict:
     kwargs: dict = {}
     if args.cost:
         kwargs["cost_proportions"] = args.cost
+    if args.costs is not None and display_class(args.kind).COSTS_MARKED is None:
+        marked = [k for k in KINDS if k != "cost-weights"
+                  and display_class(k).COSTS_MARKED is not None]
+        raise UserError(f"--costs are marked on plot kind(s) {', '.join(marked)}; plot "
+                        f"{args.kind} marks none: drop --costs (its figure would be the same)")
     if costs is not None and display_class(args.kind).COSTS_MARKED is not None:
         # the files' labels are read as 0/1 already (--pos-label the 1): the costs name none
         kwargs["costs"] = dataclasses.replace(costs, pos_label=None)
