@@ -27,8 +27,6 @@ decrease in ``s`` (its derivative enters with a minus sign, Lemma B.1): with
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
@@ -38,6 +36,7 @@ from threshold_choice.costlines import CostLines
 from threshold_choice.errors import UserError
 from threshold_choice.expected_loss import expected_cost_curve
 from threshold_choice.methods import Selection
+from threshold_choice.methods.builders import check_unit
 
 #: dcurves' default thresholds: 0, 0.01, ..., 0.99
 DEFAULT_THRESHOLDS: FloatArray = np.arange(100) / 100.0
@@ -136,7 +135,7 @@ def _net_benefit(lines: CostLines, t: FloatArray, inclusive: bool) -> FloatArray
 
 def treat_all_net_benefit(pi1: float, thresholds: ArrayLike) -> FloatArray:
     """Net benefit of treating everyone: ``pi1 - (1 - pi1) * t/(1 - t)``."""
-    pi1 = _check_pi1(pi1)
+    check_unit("pi1, the class-1 proportion", pi1)
     t = _thresholds(thresholds)
     return pi1 - (1.0 - pi1) * _odds(t)
 
@@ -301,17 +300,6 @@ def _range(low: float, high: float) -> tuple[float, float]:
     return a, b
 
 
-def _check_pi1(pi1: float) -> float:
-    """The class-1 proportion of the treat-all curve: a number in [0, 1]."""
-    try:
-        value = float(pi1)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not 0.0 <= value <= 1.0:
-        raise UserError(f"pi1, the class-1 proportion, must be a number in [0, 1], got {pi1!r}")
-    return value
-
-
 def _odds_integral(lo: FloatArray, hi: FloatArray) -> FloatArray:
     """``integral_lo^hi t/(1 - t) dt = ln((1 - lo)/(1 - hi)) - (hi - lo)``, in a form that
     stays accurate for narrow intervals."""
@@ -334,7 +322,7 @@ def average_net_benefit(y: ArrayLike, s: ArrayLike, low: float, high: float) -> 
 def average_treat_all_net_benefit(pi1: float, low: float, high: float) -> float:
     """Exact mean net benefit of treating everyone over ``t`` uniform on ``[low, high]``."""
     a, b = _range(low, high)
-    pi1 = _check_pi1(pi1)
+    check_unit("pi1, the class-1 proportion", pi1)
     odds = _odds_integral(np.array([a]), np.array([b]))[0]
     return float(pi1 - (1.0 - pi1) * odds / (b - a))
 
