@@ -94,6 +94,22 @@ def test_editing_the_scoring_code_changes_the_key(tmp_path, package_copy):
     assert score_key(**inputs(tmp_path))[0] == key  # type: ignore[arg-type]
 
 
+def test_editing_the_ibk_kernel_source_or_class_changes_the_key(tmp_path, package_copy):
+    """The authors' Weka's IBk scores come from a Java class (models/java): it is scoring code
+    as the Python modules are."""
+    key, _ = score_key(**inputs(tmp_path))  # type: ignore[arg-type]
+    kernel = sorted((package_copy / "models" / "java").rglob("*.*"))
+    assert {p.suffix for p in kernel} == {".java", ".class"}
+    for file in kernel:
+        old = file.read_bytes()
+        file.write_bytes(old + b"\0")
+        score_cache._code_digest.cache_clear()
+        assert score_key(**inputs(tmp_path))[0] != key, file  # type: ignore[arg-type]
+        file.write_bytes(old)
+    score_cache._code_digest.cache_clear()
+    assert score_key(**inputs(tmp_path))[0] == key  # type: ignore[arg-type]
+
+
 def scores_frame() -> pd.DataFrame:
     return pd.DataFrame({"split": np.int32(1), "part": ["train", "test"], "row": [0, 1],
                          "label": np.int8([0, 1]), "score": [0.2, 0.7]})

@@ -86,6 +86,21 @@ def _environment(where: Path, requirement: str) -> Path:
     return python
 
 
+def test_the_wheel_ships_the_ibk_kernel_source_and_class(wheel):
+    """The authors' Weka's IBk is predicted by a Java class loaded from the package's folder
+    (models/weka_ibk.py): a wheel without it would fall over at the first prediction."""
+    import zipfile
+
+    from threshold_choice.models.weka_ibk import CLASSES, SOURCE
+
+    package = Path(__import__("threshold_choice").__file__).parent
+    wanted = {f"threshold_choice/{p.relative_to(package).as_posix()}": p.read_bytes()
+              for p in (SOURCE, *CLASSES.rglob("*.class"))}
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {name: archive.read(name) for name in archive.namelist() if name in wanted}
+    assert shipped == wanted
+
+
 def test_the_core_install_runs_the_library_the_cli_and_a_display(wheel, tmp_path):
     python = _environment(tmp_path, str(wheel))
     work = tmp_path / "elsewhere"

