@@ -250,6 +250,23 @@ def test_figure8_training_lines_and_test_areas(tmp_path):
         assert value == pytest.approx(STATED[key], abs=stated_tol(key))
 
 
+def test_figure8_numbers_the_test_lines_the_text_names(tmp_path):
+    """Appendix B names the test panel's six lines by number, as the training panel's: each
+    number sits on its line, inside the axes."""
+    from threshold_choice.reproduction.figures import _figure8_parts, draw_figure8
+
+    training, test = _figure8_parts(None, None)
+    fig = draw_figure8(training, test)
+    right = fig.axes[1]
+    labels = {t.get_text(): t.xy for t in right.texts if t.get_text().startswith("i=")}
+    assert set(labels) == {f"i={j}" for j in range(6)}
+    top = right.get_ylim()[1]
+    for j, (a, b) in zip(test.cost_line_index, test.cost_lines, strict=True):
+        x, y = labels[f"i={j}"]
+        assert 0 <= x <= 1 and 0 < y < top
+        assert y == pytest.approx(a + (b - a) * x, abs=1e-12)  # on its own line
+
+
 def test_figure9_certain_vs_uncertain_areas(tmp_path):
     data = check_files(figure9(tmp_path / "f9"))
     areas = expected_losses(data, "test set")

@@ -502,8 +502,32 @@ def draw_figure8(training: pd.DataFrame, test: CostCurveDisplay) -> Figure:
     left.set_title("training set", fontsize=10, pad=10)  # as the displays' titles
     test._finish(left, test.X_LABEL, test.Y_LABEL)  # the displays' axes and legend
     test.plot(ax=right, title="test set")
+    if test.cost_lines is not None:  # the text names the test lines too (Appendix B)
+        _number_lines(right, test.cost_line_index, test.cost_lines)
     fig.suptitle("Fig. 8: J48Unp on 1% of spambase (Appendix B)")
     return fig
+
+
+def _number_lines(ax: Axes, numbers: ArrayLike, ends: ArrayLike) -> None:
+    """Write ``i=<number>`` on each cost line ``(Q(0), Q(1))`` of ``ends`` where it is in view:
+    at its right end, else its left end, when that end is neither at the axes' top nor on the
+    x-axis (where the curves meet), else where it leaves the top of the axes."""
+    top = ax.get_ylim()[1]
+    low, high = 0.05 * top, 0.92 * top
+    for j, (a, b) in zip(np.asarray(numbers), np.asarray(ends, dtype=float), strict=True):
+        if low <= b <= high:
+            xy, align, dx = (1.0, b), "right", -3
+        elif low <= a <= high:
+            xy, align, dx = (0.0, a), "left", 3
+        elif min(a, b) <= high <= max(a, b):
+            xy, align, dx = ((high - a) / (b - a), high), "center", 0
+        else:
+            continue  # out of view
+        # on a light box: the numbers sit among the curves, which end where the lines do
+        ax.annotate(f"i={j}", xy, fontsize=7, color="0.3", ha=align, va="bottom",
+                    xytext=(dx, 1), textcoords="offset points", zorder=5,
+                    bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                          "alpha": 0.8})
 
 
 # -- Fig. 1, 3, 4, 7, 9: cost curves -------------------------------------------------------
