@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -20,7 +21,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_output", "mkstemp_readable", "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["TEMPORARY_NAME", "atomic_output", "mkstemp_readable", "write_bytes_atomic",
+           "write_text_atomic"]
+
+#: the name of :func:`atomic_output`'s temporary file: ``.<target name>.<random>.tmp``; one is
+#: left behind only when the process is killed outright (SIGKILL, a node lost) mid-write
+TEMPORARY_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def _umask() -> int:

@@ -146,6 +146,39 @@ def test_outputs_of_an_earlier_configuration_are_removed_and_nothing_else(tmp_pa
     assert stale_outputs(results, current) == []
 
 
+def test_the_temporary_file_of_a_killed_write_is_removed_by_the_last_rule(tmp_path):
+    """A job killed outright (SIGKILL) mid-write leaves its atomic write's hidden temporary
+    file; the run's last rule removes it, and no other file."""
+    import signal
+    import subprocess
+    import sys
+
+    from threshold_choice.reproduction.steps import step_stale_outputs
+
+    results = tmp_path / "results"
+    target = results / "runs" / "bupa.timings.csv"
+    killed = subprocess.run([sys.executable, "-c", (
+        "import os, signal, sys\n"
+        "from threshold_choice.atomic import atomic_output\n"
+        "with atomic_output(sys.argv[1]) as tmp:\n"
+        "    tmp.write_text('half')\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"), str(target)])
+    assert killed.returncode == -signal.SIGKILL
+    (left,) = (results / "runs").iterdir()
+    assert left.name.startswith(".bupa.timings.csv.") and not target.exists()
+    kept = [results / "runs" / ".my.tmp", results / "notes.tmp",
+            results / ".snakemake" / "incomplete" / ".a.csv.abcd1234.tmp"]
+    for path in kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+    current = [layout.table(results, 7, "inf")]
+    Path(current[0]).parent.mkdir(parents=True)
+    Path(current[0]).write_text("x")
+    step_stale_outputs(results, current, layout.outputs_list(results))
+    assert not left.exists()
+    assert all(p.exists() for p in [*kept, Path(current[0])])
+
+
 def test_the_list_of_current_outputs_is_the_same_wherever_the_results_folder_is(tmp_path):
     """outputs.txt names the outputs relative to their results folder, so that a run in
     another folder (a cluster's) writes the same file."""

@@ -12,6 +12,11 @@ files (``data/``, ``splits/``, ``scores/``, ``runs/``) are not shown anywhere an
 (the score cache re-fits nothing for them anyway). Every output can be made again by running
 the workflow, so removing is safe, and it is the robust choice: a file marked stale would
 still be read by whoever lists the folder.
+
+The same rule also removes the hidden temporary files of atomic writes
+(:data:`threshold_choice.atomic.TEMPORARY_NAME`) anywhere in the results folder: one is left
+only by a job killed outright mid-write, and by the time the last rule runs every writer of
+the run has finished (Snakemake's lock keeps a second run out of the folder).
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from threshold_choice.atomic import TEMPORARY_NAME
 from threshold_choice.reproduction import layout
 
-__all__ = ["OUTPUT_FOLDERS", "OUTPUT_NAMES", "remove_stale", "stale_outputs"]
+__all__ = ["OUTPUT_FOLDERS", "OUTPUT_NAMES", "remove_leftover_temporaries", "remove_stale",
+           "stale_outputs"]
 
 #: the folders (relative to the results folder) whose outputs the workflow keeps current
 OUTPUT_FOLDERS: tuple[str, ...] = (
@@ -73,3 +80,15 @@ def remove_stale(results: str | os.PathLike[str], current: Iterable[str | os.Pat
         if path.is_dir() and not any(path.iterdir()):
             path.rmdir()
     return removed
+
+
+def remove_leftover_temporaries(results: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files of atomic writes left in ``results`` (any depth, Snakemake's
+    own ``.snakemake`` folder aside) by a job killed mid-write; return them, sorted."""
+    found = []
+    for folder, subfolders, files in os.walk(results):
+        subfolders[:] = [d for d in subfolders if d != ".snakemake"]
+        found += [Path(folder, f) for f in files if TEMPORARY_NAME.match(f)]
+    for path in found:
+        path.unlink(missing_ok=True)
+    return sorted(found)

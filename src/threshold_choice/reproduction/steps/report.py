@@ -374,16 +374,19 @@ def step_extension(
 def step_stale_outputs(results: Path | str, current: Sequence[str], out: Path | str) -> None:
     """Remove the outputs of an earlier configuration from ``results``
     (:func:`~threshold_choice.reproduction.stale.remove_stale`: files named as the workflow's
-    tables and figures that are not among ``current``, the current configuration's outputs),
-    log each, and write ``current`` to ``out``, one path a line, relative to ``results`` (the
-    same list wherever the folder is)."""
+    tables and figures that are not among ``current``, the current configuration's outputs)
+    and the temporary files of writes that were killed, log each, and write ``current`` to
+    ``out``, one path a line, relative to ``results`` (the same list wherever the folder
+    is)."""
     from threshold_choice.atomic import write_text_atomic
-    from threshold_choice.reproduction.stale import remove_stale
+    from threshold_choice.reproduction.stale import remove_leftover_temporaries, remove_stale
 
     log = logging.getLogger(__name__)
     removed = remove_stale(results, current)
     for path in removed:
         log.info("removed %s: an output of an earlier configuration", path)
     log.info("%d output(s) of an earlier configuration removed", len(removed))
+    for path in remove_leftover_temporaries(results):
+        log.info("removed %s: the temporary file of a write that was killed", path)
     write_text_atomic(out, "".join(f"{p}\n" for p in sorted(os.path.relpath(p, results)
                                                               for p in current)))
