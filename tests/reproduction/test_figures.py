@@ -250,6 +250,34 @@ def test_figure8_training_lines_and_test_areas(tmp_path):
         assert value == pytest.approx(STATED[key], abs=stated_tol(key))
 
 
+def test_figure1_shows_sect1s_worked_example_on_the_lines_the_text_names(tmp_path):
+    """Sect. 1: estimated c = 0.15, true c = 0.4; test-optimal's line (the steep one from
+    (0, 0), Appendix B's test line i = 0) goes from about 0.1 to above 0.3, train-optimal's
+    (the line "between 0.26 and 0.16", i = 3) slightly down. Both read off the figure's own
+    test cost lines, and drawn as arrows whose heads are in view."""
+    run = toy_example()
+    data = check_files(figure1(run.test_y, run.test_s, run.train_y, run.train_s,
+                               tmp_path / "f1"))
+    lines = data[data["kind"] == "cost_line"].pivot_table(index="series", columns="x",
+                                                         values="y")
+    example = data[data["kind"] == "worked_example"]
+    for method, line in (("test-optimal", 0), ("train-optimal", 3)):
+        rows = example[example["series"] == f"{method} c_hat=0.15 c=0.4"]
+        a, b = lines.loc[f"test cost line {line}", [0.0, 1.0]]
+        np.testing.assert_allclose(rows["y"], a + (b - a) * rows["x"].to_numpy(), atol=1e-12)
+        np.testing.assert_array_equal(rows["x"], [0.15, 0.4])
+    test_optimal = example[example["series"].str.startswith("test-optimal")]["y"].to_numpy()
+    assert test_optimal[0] == pytest.approx(0.1, abs=0.02) and 0.3 < test_optimal[1] < 0.33
+    train = example[example["series"].str.startswith("train-optimal")]["y"].to_numpy()
+    assert train[1] < train[0]
+    from threshold_choice.reproduction.figures import _draw_worked_example
+
+    fig = draw_cost_curves(cost_curve_displays({"test set": run}, gammas=(INF,)), title="")
+    _draw_worked_example(fig.axes[0], example)
+    assert fig.axes[0].get_ylim()[1] > test_optimal[1]
+    assert {"\u0109 = 0.15", "c = 0.4"} <= {t.get_text() for t in fig.axes[0].texts}
+
+
 def test_figure8_numbers_the_test_lines_the_text_names(tmp_path):
     """Appendix B names the test panel's six lines by number, as the training panel's: each
     number sits on its line, inside the axes."""
@@ -301,8 +329,9 @@ def _cases(small_runs: pd.DataFrame):
     solid_dashed = "(solid \u03b3 = \u221e, dashed \u03b3 = 0)"
     return {
         "fig1": (lambda stem, **k: figure1(*arrays, stem, **k), lambda: figure1_data(*arrays),
-                 lambda _: draw_cost_curves(cost_curve_displays({"test set": t}, gammas=(INF,)),
-                                            title=default_title(figure1))),
+                 lambda d: _with_worked_example(
+                     draw_cost_curves(cost_curve_displays({"test set": t}, gammas=(INF,)),
+                                      title=default_title(figure1)), d)),
         "fig2": (lambda stem, **k: figure2(stem, n=3000, bins=20, **k),
                  lambda: figure2_data(n=3000, bins=20),
                  lambda d: draw_figure2(d, modes=(0.2, 0.2), n=3000, ncols=2)),
@@ -320,6 +349,14 @@ def _cases(small_runs: pd.DataFrame):
                      cost_curve_displays({"test set": t}, cost_lines=False),
                      title=f"Fig. 9: Appendix B example {solid_dashed}")),
     }
+
+
+def _with_worked_example(fig, frame: pd.DataFrame):
+    """Fig. 1's arrows, drawn from the rows of its CSV."""
+    from threshold_choice.reproduction.figures import _draw_worked_example
+
+    _draw_worked_example(fig.axes[0], frame[frame["kind"] == "worked_example"])
+    return fig
 
 
 def default_title(figure) -> str:

@@ -68,6 +68,7 @@ from threshold_choice.plotting._common import (
 from threshold_choice.reproduction.paper import (
     BASELINES,
     CREDIT_A_FIGURES,
+    FIG1_WORKED_EXAMPLE,
     FIGURES,
     PAPER_METHODS,
 )
@@ -344,9 +345,60 @@ def figure1_data(
     settings: LossSettings | Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """The numbers of Fig. 1: the test cost lines and the four methods at gamma = inf, their
-    areas by ``settings`` (:func:`cost_curve_displays`)."""
-    return cost_curves_data({"test set": RunScores.from_arrays(test_y, test_s, train_y, train_s)},
-                            gammas=(INF,), settings=settings)
+    areas by ``settings`` (:func:`cost_curve_displays`), and Sect. 1's worked example
+    (:func:`worked_example_data`)."""
+    run = RunScores.from_arrays(test_y, test_s, train_y, train_s)
+    return pd.concat([cost_curves_data({"test set": run}, gammas=(INF,), settings=settings),
+                      worked_example_data(run, settings=settings)], ignore_index=True)
+
+
+def worked_example_data(
+    run: RunScores,
+    *,
+    settings: LossSettings | Mapping[str, Any] | None = None,
+    panel: str = "test set",
+) -> pd.DataFrame:
+    """Sect. 1's worked example (:data:`~threshold_choice.reproduction.paper.FIG1_WORKED_EXAMPLE`)
+    on ``run``: for each of its methods, the loss of the cost line the method chooses for the
+    estimate ``c_hat``, at ``c_hat`` and at the true ``c`` (kind ``worked_example``, series
+    ``"<method> c_hat=<c_hat> c=<c>"``, x = ``[c_hat, c]``)."""
+    from threshold_choice.evaluation import loss_settings
+    from threshold_choice.plotting.cost_curves import selection
+
+    example = FIG1_WORKED_EXAMPLE
+    chosen = loss_settings(settings)
+    test, train = run.lines()
+    c_hat, c = float(example["c_hat"]), float(example["c"])
+    data = FigureData()
+    for method in example["methods"]:
+        sel = selection(method, test, train, INF, chosen)
+        y = sel.loss(np.array([c_hat, c_hat]), np.array([c_hat, c]))
+        data.add(panel, "worked_example", f"{method} c_hat={c_hat:g} c={c:g}", [c_hat, c], y)
+    return data.frame()
+
+
+def _draw_worked_example(ax: Axes, rows: pd.DataFrame) -> None:
+    """Sect. 1's arrows: per method, from the loss of its line at ``c_hat`` along the line,
+    dotted, to its loss at the true ``c`` (the method's colour), the two costs named; the
+    axes raised to show the arrows' heads."""
+    bottom, top = ax.get_ylim()
+    ax.set_ylim(bottom, max(top, 1.1 * float(rows["y"].max())))
+    for series, row in rows.groupby("series", sort=False):
+        (x0, x1), (y0, y1) = row["x"].to_numpy(), row["y"].to_numpy()
+        colour = method_colour(str(series).split(" ")[0])
+        ax.plot([x0], [y0], "o", ms=3.5, color=colour, zorder=6)
+        ax.annotate("", (x1, y1), xytext=(x0, y0), zorder=6,
+                    arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.2,
+                                "linestyle": (0, (2, 1.5)), "shrinkA": 0, "shrinkB": 0})
+        ax.annotate(f"{y1:.3f}", (x1, y1), xytext=(-4, 3), textcoords="offset points",
+                    fontsize=7, color=colour, ha="right", va="bottom", zorder=7,
+                    bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                          "alpha": 0.8})
+    x0, x1 = rows["x"].iloc[0], rows["x"].iloc[1]
+    for x, text in ((x0, f"\u0109 = {x0:g}"), (x1, f"c = {x1:g}")):
+        ax.axvline(x, color="0.4", lw=0.6, ls=":", zorder=1)
+        ax.annotate(text, (x, 0), xytext=(2, 3), textcoords="offset points", fontsize=7,
+                    color="0.3")
 
 
 def credit_a_data(
@@ -572,10 +624,14 @@ def figure1(
     formats: Sequence[str] = FIGURE_FORMATS,
 ) -> dict[str, Path]:
     """Fig. 1: all test cost lines and the four methods' cost curves at gamma = inf, the
-    areas by ``settings`` (:func:`figure1_data`)."""
+    areas by ``settings``, and Sect. 1's worked example as arrows (:func:`figure1_data`)."""
     run = RunScores.from_arrays(test_y, test_s, train_y, train_s)
-    return cost_curves_figure({"test set": run}, stem, title=title, gammas=(INF,),
-                              settings=settings, formats=formats)
+    displays = cost_curve_displays({"test set": run}, gammas=(INF,), settings=settings)
+    example = worked_example_data(run, settings=settings)
+    fig = draw_cost_curves(displays, title=title)
+    _draw_worked_example(fig.axes[0], example)
+    data = pd.concat([displays_data(displays), example], ignore_index=True)
+    return _write(fig, stem, data, formats)
 
 
 def credit_a_figure(
