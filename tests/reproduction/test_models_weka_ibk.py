@@ -179,3 +179,45 @@ def test_the_shipped_class_is_its_source_compiled(tmp_path):
                    check=True)
     compiled = tmp_path / "threshold_choice" / "NearestNeighbours.class"
     assert compiled.read_bytes() == shipped[0].read_bytes()
+
+
+@pytest.mark.parametrize("column", [[1e308, -1e308, 0.0, 0.0, 3.0, -2.0],  # width overflows
+                                    [np.inf, 0.0, 0.0, 0.0, 3.0, -2.0]])  # an infinite value
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_nan_distances_choose_the_neighbours_weka_chooses(legacy, column, k):
+    """A range too wide for a double, or an infinite value, makes distances NaN (inf / inf);
+    Weka's heap leaves a NaN where its comparisons (all false) leave it, and so does the
+    kernel's copy of that heap."""
+    train = pd.DataFrame({"a": column, "b": [0.0, 10.0, 0.0, 1.0, 2.0, 0.0]})
+    y = np.array([0, 0, 1, 1, 0, 1])
+    queries = [pd.DataFrame({"a": [0.0, 1e308, 2.0], "b": [0.0, 1.0, 5.0]}), train]
+    spec = ("weka.classifiers.lazy.IBk", ["-K", str(k)])
+    own, own_ranges = _calls(legacy, _fitted(spec, train, y), queries, batched=False)
+    ours, our_ranges = _calls(legacy, _fitted(spec, train, y), queries, batched=True)
+    for expected, got in zip(own, ours, strict=True):
+        np.testing.assert_array_equal(got.view(np.uint64), expected.view(np.uint64))
+    np.testing.assert_array_equal(our_ranges, own_ranges)
+
+
+def test_what_the_kernel_does_not_compute_is_left_to_weka(legacy, data):
+    """k below 1 (Weka fails), instances of another header, and the model's own training
+    instances (Weka's search leaves each out of its own neighbours) go to Weka's code."""
+    from threshold_choice.models import weka_ibk
+
+    train, y, queries = data
+    spec = ("weka.classifiers.lazy.IBk", ["-K", "2"])
+    model = _fitted(spec, train, y)
+    jpype, classifier, header = model._model()
+    own = classifier.getNearestNeighbourSearchAlgorithm().getInstances()
+    assert weka_ibk.distributions(legacy, classifier, own) is None
+    other = _fitted(spec, train, y)
+    np.testing.assert_array_equal(  # leave-one-out, as Weka
+        legacy.distributions(classifier, own),
+        legacy.distributions(other._model()[1],
+                             other._model()[1].getNearestNeighbourSearchAlgorithm()
+                             .getInstances(), batched=False))
+    fewer = _fitted(spec, train.drop(columns="b"), y)
+    narrow = fewer._instances(jpype, fewer._model()[2], queries[1].drop(columns="b"))
+    assert weka_ibk.distributions(legacy, classifier, narrow) is None
+    classifier.setKNN(0)
+    assert not weka_ibk.eligible(legacy, classifier)

@@ -13,17 +13,20 @@ What is the same as Weka's ``IBk.distributionForInstance``, row by row in order:
   every later call on it) is Weka's;
 * each distance is ``NormalizableDistance``'s sum of squared attribute differences, in
   attribute order, with Weka's normalisation and its rules for missing values;
-* the neighbours are the ``k`` nearest rows and every row tied with the k-th (the set
-  ``LinearNNSearch``'s heap keeps: it does not depend on the order rows are visited);
+* the neighbours are the ``k`` nearest rows and every row tied with the k-th, kept by
+  ``LinearNNSearch``'s heap with ``MyHeap``'s own operations (so that a NaN distance, from
+  an infinite value or a range too wide for a double, goes where Weka puts it);
 * ``makeDistribution``: ``1/n`` per class plus 1 per neighbour, added one by one, over the
   total.
 
-It is used only for an ``IBk`` whose options are Weka's defaults but ``-K`` (the paper's two),
-with a nominal class and training instances of weight 1 (as this package builds them);
-otherwise :func:`distributions` returns None and the caller runs Weka's own
-``distributionForInstance``. The test suite checks every probability bit for bit against
-Weka's own on data with missing values, nominal attributes, ties and ranges widened by the
-test rows, across successive calls on one model.
+It is used only for an ``IBk`` whose options are Weka's defaults but ``-K`` (at least 1; the
+paper's two), with a nominal class and training instances of weight 1 (as this package builds
+them), on instances of the training header that are not the model's own training instances
+(Weka leaves a row out of its own search: leave-one-out); otherwise :func:`distributions`
+returns None and the caller runs Weka's own ``distributionForInstance``. The test suite checks
+every probability bit for bit against Weka's own on data with missing values, nominal
+attributes, ties, infinite and overflowing values and ranges widened by the test rows, across
+successive calls on one model.
 """
 
 from __future__ import annotations
@@ -76,8 +79,11 @@ def eligible(legacy: Any, classifier: Any) -> bool:
     if (str(search.getClass().getName()) != _SEARCH
             or str(search.getDistanceFunction().getClass().getName()) != _DISTANCE):
         return False
+    k = int(classifier.getKNN())
+    if k < 1:  # Weka fails on its empty heap: let it say so
+        return False
     options = [str(option) for option in classifier.getOptions()]
-    if options != _default_options(legacy, int(classifier.getKNN())):
+    if options != _default_options(legacy, k):
         return False
     train = search.getInstances()
     return (train is not None and int(train.numInstances()) > 0
@@ -87,14 +93,16 @@ def eligible(legacy: Any, classifier: Any) -> bool:
 def distributions(legacy: Any, classifier: Any, data: Any) -> FloatArray | None:
     """``distributionForInstance`` of every instance of ``data``, in order, ``(n, classes)``
     (widening the model's ranges as Weka does), or None when ``classifier`` is not an ``IBk``
-    this computes exactly (:func:`eligible`)."""
+    this computes exactly (:func:`eligible`), ``data`` has another header than the training
+    instances or is those instances themselves, or a training instance weighs other than 1."""
     import jpype
 
     if not eligible(legacy, classifier):
         return None
     search = classifier.getNearestNeighbourSearchAlgorithm()
     train = search.getInstances()
-    if not np.all(legacy.weights(train) == 1.0):
+    if (not bool(train.equalHeaders(data)) or data.equals(train)
+            or not np.all(legacy.weights(train) == 1.0)):
         return None
     n_attributes = int(train.numAttributes())
     class_index = int(train.classIndex())

@@ -86,6 +86,9 @@ public final class NearestNeighbours {
                 used[count++] = j;
             }
         }
+        if (k <= 0) {
+            throw new IllegalArgumentException("k must be at least 1");
+        }
         final int d = used.length;
         // training values by attribute used, row-major: numeric ones normalised with the
         // current ranges (again when a query widens a range), nominal ones as they are
@@ -105,8 +108,8 @@ public final class NearestNeighbours {
         final double[] qNormed = new double[d];
         final double[] qValue = new double[d];
         final double[] out = new double[m * numClasses];
-        final double[] heapDistance = new double[Math.max(k, 1)];
-        final int[] heapClass = new int[Math.max(k, 1)];
+        final double[] hd = new double[Math.max(k, 1) + 1];
+        final int[] hc = new int[Math.max(k, 1) + 1];
         final int[] tied = new int[numClasses];
         final int[] votes = new int[numClasses];
         final double start = 1.0 / Math.max(1, n);
@@ -137,13 +140,14 @@ public final class NearestNeighbours {
                 qValue[a] = numeric[a] ? qNormed[a] : x;
             }
 
-            // LinearNNSearch.kNearestNeighbours: the k nearest (squared distances) in a
-            // max-heap, and the rows tied with the k-th, counted by class. Weka's partial
-            // sums only grow, so stopping once one exceeds the k-th keeps the same rows.
+            // LinearNNSearch.kNearestNeighbours with NearestNeighbourSearch.MyHeap's own
+            // operations (1-based heap, the same comparisons: a NaN distance, from an
+            // infinite value or a range too wide for a double, goes where Weka puts it)
             int size = 0;
+            int seen = 0;
             java.util.Arrays.fill(tied, 0);
             for (int i = 0; i < n; i++) {
-                double cutoff = size < k ? Double.POSITIVE_INFINITY : heapDistance[0];
+                double cutoff = seen < k ? Double.POSITIVE_INFINITY : hd[1];
                 double s = 0;
                 int base = i * d;
                 if (!queryMissing && !rowMissing[i]) {
@@ -160,26 +164,35 @@ public final class NearestNeighbours {
                     s = withMissing(query, used, numeric, raw, value, qNormed, base, d, cutoff);
                 }
                 int c = trainClass[i];
-                if (size < k) {
-                    siftUp(heapDistance, heapClass, size++, s, c);
-                } else if (s < heapDistance[0]) {
-                    double outDistance = heapDistance[0];
-                    int outClass = heapClass[0];
-                    replaceTop(heapDistance, heapClass, size, s, c);
-                    if (outDistance == heapDistance[0]) {
+                if (seen < k) {
+                    size = put(hd, hc, size, s, c);
+                    seen++;
+                } else if (s < hd[1]) {
+                    double outDistance = hd[1];
+                    int outClass = hc[1];
+                    // get(): the last element to the root, then downheap
+                    hd[1] = hd[size];
+                    hc[1] = hc[size];
+                    size--;
+                    downheap(hd, hc, size);
+                    size = put(hd, hc, size, s, c);
+                    if (outDistance == hd[1]) {
                         tied[outClass]++;
-                    } else {
+                    } else if (outDistance > hd[1]) {
                         java.util.Arrays.fill(tied, 0);
+                    } else if (outDistance < hd[1]) {
+                        throw new IllegalStateException(
+                                "The substituted element is smaller than the head element");
                     }
-                } else if (s == heapDistance[0]) {
+                } else if (s == hd[1]) {
                     tied[c]++;
                 }
             }
 
             // IBk.makeDistribution: 1/n per class, plus 1 per neighbour, normalised
             java.util.Arrays.fill(votes, 0);
-            for (int h = 0; h < size; h++) {
-                votes[heapClass[h]]++;
+            for (int h = 1; h <= size; h++) {
+                votes[hc[h]]++;
             }
             double total = startTotal;
             int o = q * numClasses;
@@ -232,38 +245,38 @@ public final class NearestNeighbours {
         return s;
     }
 
-    private static void siftUp(double[] dist, int[] cls, int at, double s, int c) {
-        while (at > 0) {
-            int parent = (at - 1) / 2;
-            if (dist[parent] >= s) {
-                break;
-            }
-            dist[at] = dist[parent];
-            cls[at] = cls[parent];
-            at = parent;
+    /** MyHeap.put + upheap (1-based): returns the new size. */
+    private static int put(double[] dist, int[] cls, int size, double s, int c) {
+        size++;
+        dist[size] = s;
+        cls[size] = c;
+        int i = size;
+        while (i > 1 && dist[i] > dist[i / 2]) {
+            double td = dist[i]; int tc = cls[i];
+            dist[i] = dist[i / 2]; cls[i] = cls[i / 2];
+            i = i / 2;
+            dist[i] = td; cls[i] = tc;
         }
-        dist[at] = s;
-        cls[at] = c;
+        return size;
     }
 
-    private static void replaceTop(double[] dist, int[] cls, int size, double s, int c) {
-        int at = 0;
-        while (true) {
-            int child = 2 * at + 1;
-            if (child >= size) {
-                break;
+    /** MyHeap.downheap (1-based), its comparisons as compiled (dcmpg/dcmpl). */
+    private static void downheap(double[] dist, int[] cls, int size) {
+        int i = 1;
+        while ((2 * i <= size && dist[i] < dist[2 * i])
+                || (2 * i + 1 <= size && dist[i] < dist[2 * i + 1])) {
+            int child;
+            if (2 * i + 1 > size) {
+                child = 2 * i;
+            } else if (dist[2 * i] > dist[2 * i + 1]) {
+                child = 2 * i;
+            } else {
+                child = 2 * i + 1;
             }
-            if (child + 1 < size && dist[child + 1] > dist[child]) {
-                child++;
-            }
-            if (dist[child] <= s) {
-                break;
-            }
-            dist[at] = dist[child];
-            cls[at] = cls[child];
-            at = child;
+            double td = dist[i]; int tc = cls[i];
+            dist[i] = dist[child]; cls[i] = cls[child];
+            i = child;
+            dist[i] = td; cls[i] = tc;
         }
-        dist[at] = s;
-        cls[at] = c;
     }
 }
