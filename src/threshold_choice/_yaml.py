@@ -77,8 +77,13 @@ def check_expanded_size(data: Any, what: str, limit: int = MAX_NODES,
 
 def read_yaml(path: Path, what: str, *, shipped: str, error: type[Exception]) -> Any:
     """The data of the YAML file ``path``; ``error`` (one line naming the file and the fix)
-    when it is missing or not YAML. ``what``: the file's role ("model registry");
+    when it is missing, a folder or not YAML. ``what``: the file's role ("model registry");
     ``shipped``: the repository's file of that role, named in the error."""
+    if path.is_dir():  # it exists: "not found" would send the user looking for it
+        raise error(
+            f"{what} {path} is a folder, not a {what} file (YAML). Give the path of the file "
+            f"itself (e.g. {shipped})."
+        )
     if not path.is_file():
         raise error(
             f"{what} {path} not found. Pass an explicit path, or run from a checkout of the "

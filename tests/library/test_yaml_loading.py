@@ -41,3 +41,12 @@ def test_read_yaml_names_the_file_and_the_fix(tmp_path: Path):
     with pytest.raises(UserError, match=r"missing.yaml not found.*ships config/models.yaml"):
         _yaml.read_yaml(tmp_path / "missing.yaml", "model registry",
                         shipped="config/models.yaml", error=UserError)
+
+
+def test_read_yaml_calls_a_folder_a_folder_not_missing(tmp_path: Path):
+    with pytest.raises(UserError) as err:
+        _yaml.read_yaml(tmp_path, "model registry", shipped="config/models.yaml",
+                        error=UserError)
+    assert str(err.value) == (f"model registry {tmp_path} is a folder, not a model registry "
+                              "file (YAML). Give the path of the file itself (e.g. "
+                              "config/models.yaml).")

@@ -283,6 +283,52 @@ def test_a_missing_mirror_is_a_warning_when_every_dataset_has_a_public_source(ca
                for r in caplog.records)
 
 
+def test_a_mirror_that_is_a_file_is_called_a_file_not_missing(caplog):
+    config = changed(datasets=["badges2", "haberman"])
+    config["data"]["mirror"] = "config/config.yaml"
+    message = rejected(config)
+    assert (f"config: data.mirror names {REPO / 'config/config.yaml'}, which is a file, not a "
+            "folder, and badges2 can only come from the mirror (no public source): set "
+            "data.mirror to the folder holding the paper's ARFF files and their SHA256SUMS "
+            "(not a file in it), or drop those datasets") == message
+    config = changed(datasets=["haberman"])
+    config["data"]["mirror"] = "config/config.yaml"
+    with caplog.at_level(logging.WARNING, logger="threshold_choice"):
+        check_config(config, root=REPO)
+    warned = [r.getMessage() for r in caplog.records if "data.mirror" in r.getMessage()]
+    assert warned and all("which is a file, not a folder" in w and "does not exist" not in w
+                          for w in warned), warned
+
+
+@pytest.mark.parametrize("registry", [["config"], "config", ["config/models_weka.yaml",
+                                                                "config"]])
+def test_a_folder_given_as_a_model_registry_is_called_a_folder(registry):
+    config = copy.deepcopy(DEFAULT)
+    config["models"]["registry"] = registry
+    message = rejected(config)
+    assert message == (
+        "config: models.registry names 'config', which is a folder, not a registry file "
+        "(YAML); list the registry files themselves, e.g. [config/models_weka.yaml, "
+        "config/models_added.yaml]")
+
+
+def test_a_folder_given_as_the_dataset_registry_is_called_a_folder():
+    config = copy.deepcopy(DEFAULT)
+    config["data"]["registry"] = "config"
+    assert rejected(config) == (
+        "config: data.registry names 'config', which is a folder, not a registry file (YAML); "
+        "name the registry file itself, e.g. config/datasets.yaml")
+
+
+def test_a_model_registry_that_does_not_exist_names_the_setting():
+    config = copy.deepcopy(DEFAULT)
+    config["models"]["registry"] = ["config/models_weka.yaml", "config/no-such.yaml"]
+    message = rejected(config)
+    assert message.startswith("config: models.registry names 'config/no-such.yaml', which "
+                              "does not exist")
+    assert "list the registry files themselves" in message
+
+
 def test_the_authors_estimator_needs_the_authors_12_models_and_their_splits() -> None:
     check_config(config_with(estimator="authors"), root=REPO)
     fewer = config_with(estimator="authors")

@@ -256,6 +256,45 @@ def test_an_explicit_mirror_that_does_not_exist_is_an_error_naming_the_option(
     assert offline == []  # refused before trying any download
 
 
+@pytest.mark.parametrize("command", [
+    ["datasets", "prepare", "--name", "haberman", "--out", "OUT"],
+    ["splits", "--dataset", "haberman", "--iterations", "1"],
+])
+def test_an_explicit_mirror_that_is_a_file_is_called_a_file_not_missing(
+    tmp_path, capsys, offline, command
+):
+    afile = tmp_path / "haberman.arff"  # one of the mirror's files given for its folder
+    afile.write_text("")
+    words = [str(tmp_path / "out") if w == "OUT" else w for w in command]
+    assert main([*words, "--mirror", str(afile)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert (f"haberman: the mirror {afile} (--mirror) is a file, not a folder. Correct --mirror "
+            "to name the folder holding the paper's ARFF files and their SHA256SUMS (not a "
+            "file in it)") in err
+    assert "does not exist" not in err
+    assert offline == []  # refused before trying any download
+
+
+def test_a_configured_mirror_that_is_a_file_is_a_warning_calling_it_a_file(
+    tmp_path, caplog, offline, monkeypatch
+):
+    config = tmp_path / "repo" / "config" / "config.yaml"
+    config.parent.mkdir(parents=True)
+    config.write_text("data:\n  mirror: ../haberman.arff\n")
+    monkeypatch.setattr(dataset_registry, "DEFAULT_CONFIG", config)
+    afile = tmp_path / "haberman.arff"
+    afile.write_text("")
+    with caplog.at_level(logging.WARNING, logger="threshold_choice"):
+        assert main(["datasets", "prepare", "--name", "haberman", "--out",
+                     str(tmp_path / "out"), "--cache", str(tmp_path / "cache"),
+                     "--retries", "1"]) == 2
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(f"the mirror {afile} (data.mirror of {config}) is a file, not a folder" in w
+               and "to name the folder holding the ARFF files" in w for w in warnings), warnings
+    assert not any("does not exist" in w for w in warnings), warnings
+
+
 def test_offline_error_with_an_explicit_mirror_lacking_the_file_names_the_option(
     tmp_path, offline
 ):

@@ -478,6 +478,78 @@ def test_an_out_that_cannot_be_written_names_the_users_path(scores_csv, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "scores.csv"]  # no partial
 
 
+@pytest.mark.parametrize(("given", "problem"), [
+    (".", "got '.', which is a folder; give a file name in it, e.g. --out ./figure.png"),
+    ("figs/", "got 'figs/', which is a folder; give a file name in it, e.g. --out "
+              "figs/figure.png"),
+    ("existing", "got 'existing', which is a folder; give a file name in it, e.g. --out "
+                 "existing/figure.png"),
+    ("fig", "got 'fig', which has no suffix; e.g. --out fig.png"),
+    ("fig.gif", "got 'fig.gif', which ends in .gif; e.g. --out fig.png"),
+])
+def test_an_out_without_a_figure_suffix_names_the_path_and_what_it_is(
+        scores_csv, tmp_path, monkeypatch, capsys, given, problem):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "existing").mkdir()
+    assert main(["plot", "roc", "--test", str(scores_csv), "--out", given]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("threshold-choice plot: error: --out must end in one of .png, .pdf, .svg, "
+                   f"{problem}")
+
+
+_UNCREATABLE = Path("/proc/threshold-choice-test")  # /proc takes no new folder, even for root
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_prepare_into_a_folder_that_cannot_be_created_names_it_and_the_fix(tmp_path):
+    line = one_error_line(run_cli("datasets", "prepare", "--name", "haberman", "--out",
+                                  str(_UNCREATABLE), "--no-mirror"))
+    assert line == (f"threshold-choice datasets: error: --out {_UNCREATABLE}: the folder "
+                    "cannot be created (No such file or directory); choose a folder you can "
+                    "write (e.g. one in your home or working folder)")
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", [
+    ["plot", "roc", "--test", "SCORES", "--out", f"{_UNCREATABLE}/sub/fig.png"],
+    ["datasets", "prepare", "--name", "haberman", "--out", "TMP", "--no-mirror", "--cache",
+     f"{_UNCREATABLE}/cache"],
+    ["splits", "--dataset", "haberman", "--no-mirror", "--cache", f"{_UNCREATABLE}/cache"],
+])
+def test_every_command_that_writes_names_a_folder_that_cannot_be_created(
+        scores_csv, tmp_path, capsys, command):
+    words = [{"SCORES": str(scores_csv), "TMP": str(tmp_path / "out")}.get(w, w)
+             for w in command]
+    assert main(words) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert f"cannot be created ({_UNCREATABLE}: No such file or directory); choose a folder " \
+        "you can write" in err
+    assert not (tmp_path / "out").exists()  # the --out probed is not left behind
+
+
+def test_table5_names_an_out_folder_that_cannot_be_created(tmp_path, capsys, monkeypatch):
+    assert main(["datasets", "prepare", "--name", "haberman", "--out", str(tmp_path),
+                 "--mirror", str(SHARED / "datasets")]) == 0
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    out = tmp_path / "sub" / "table5.csv"
+    assert main(["datasets", "table5", "--prepared", str(tmp_path), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        f"--out {out}: its folder {out.parent} cannot be created (Permission denied); choose "
+        "a folder you can write (e.g. one in your home or working folder)")
+
+
+def test_an_output_folder_probed_leaves_nothing_behind(tmp_path):
+    from threshold_choice.cli.inputs import check_output_folder
+
+    check_output_folder(tmp_path / "a" / "b", "--out")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_atomic_write_error_names_the_target_not_the_temporary_file(tmp_path):
     from threshold_choice.atomic import write_text_atomic
 

@@ -36,6 +36,11 @@ def _run(args: argparse.Namespace) -> int:
         state = "is a file" if args.published.exists() else "does not exist"
         raise UserError(f"--published {args.published} {state}; give the folder of the "
                         f"published tables, or leave it out (default: {PUBLISHED_DIR})")
+    from threshold_choice.cli.inputs import check_output_folder
+
+    check_output_folder(layout.comparison_folder(args.results), "--results", args.results,
+                        fix="the comparison is written there: make it writable, or compare a "
+                        "copy of the results folder")
     out = compare_results(args.results, args.published, args.tolerance, causes=args.causes)
     summary = out["summary"]
     with pd.option_context("display.width", 120, "display.max_columns", 20,

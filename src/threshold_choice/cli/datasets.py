@@ -49,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _prepare(args: argparse.Namespace) -> int:
+    from threshold_choice.cli.inputs import check_output_folder
     from threshold_choice.datasets.fetch import choose_mirror
     from threshold_choice.datasets.prepare import prepare_dataset
     from threshold_choice.datasets.registry import dataset_names, load_registry
@@ -59,6 +60,9 @@ def _prepare(args: argparse.Namespace) -> int:
              [check_name(name, "dataset") for name in args.name])
     cache = args.cache if args.cache is not None else args.out / ".cache"
     mirror = choose_mirror(args.mirror, disabled=args.no_mirror)
+    check_output_folder(args.out, "--out")  # before any download (the default cache is in it)
+    if args.cache is not None:
+        check_output_folder(args.cache, "--cache")
     for name in names:
         path = prepare_dataset(name, out_dir=args.out, cache_dir=cache, mirror=mirror,
                                registry=registry, retries=args.retries)

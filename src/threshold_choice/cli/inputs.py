@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import re
 import warnings
 from collections.abc import Sequence
@@ -59,10 +60,12 @@ def check_train_given(methods: Sequence[str], given: bool) -> None:
                         "training set), or drop the method")
 
 
-def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -> None:
+def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path], *,
+                  option: str = "--out") -> None:
     """Refuse, before anything is read or written, an output file that is one of the inputs
-    (the same path, or the same file under another name): every command that writes files
-    calls this with all the files it writes (a figure and the CSV beside it)."""
+    (the same path, or the same file under another name), or whose folder cannot be created
+    or written in (:func:`check_output_folder`): every command that writes files calls this
+    with all the files it writes (a figure and the CSV beside it); ``option`` names them."""
     for out in map(Path, outputs):
         for given in map(Path, inputs):
             same = out.resolve() == given.resolve() or (
@@ -72,6 +75,53 @@ def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -
                     f"the output {out} would overwrite the input {given}; write the output "
                     "elsewhere (--out names the figure, and its .csv is written beside it)"
                 )
+    for out in dict.fromkeys(map(Path, outputs)):
+        check_output_folder(out.parent, option, out)
+
+
+#: the fix of an output folder that cannot be created or written in
+WRITABLE_FOLDER_FIX = "choose a folder you can write (e.g. one in your home or working folder)"
+
+
+def check_output_folder(folder: str | Path, option: str, given: str | Path | None = None, *,
+                        fix: str = WRITABLE_FOLDER_FIX) -> None:
+    """Refuse, before any work, an output folder that cannot be created (``/proc/foo``, a
+    read-only file system) or written in, naming it, the reason and ``fix`` (one line):
+    without this the command fails on its first write, after its work, with the operating
+    system's bare "No such file or directory". Every command that writes calls it for each
+    folder it writes in (through :func:`check_outputs` for files). ``option`` and ``given``
+    (default ``folder``): the option and the path the user gave (a file in ``folder``).
+
+    A missing folder is created to see whether it can be, then removed again, so that a
+    command refused later leaves nothing behind. A path under a file (``afile/out``) is left
+    to the command's own check or its writer, which name the file."""
+    folder = Path(folder)
+    given = folder if given is None else Path(given)
+    subject = (f"{option} {given}: the folder" if given == folder
+               else f"{option} {given}: its folder {folder}")
+    missing: list[Path] = []  # the folders to create, deepest first
+    existing = folder
+    while not os.path.exists(existing) and existing != existing.parent:
+        missing.append(existing)
+        existing = existing.parent
+    if not os.path.isdir(existing):
+        return
+    if not missing:
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UserError(f"{subject} is not writable; {fix}")
+        return
+    try:
+        folder.mkdir(parents=True)
+    except OSError as exc:
+        where = "" if exc.filename in (None, str(folder)) else f"{exc.filename}: "
+        raise UserError(f"{subject} cannot be created ({where}{exc.strerror or exc}); "
+                        f"{fix}") from None
+    finally:
+        for path in missing:  # deepest first; only the empty folders made here
+            try:
+                path.rmdir()
+            except OSError:
+                pass
 
 
 #: the largest file read line by line (named labels, or a problem to name on its line): that

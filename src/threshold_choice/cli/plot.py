@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -179,6 +181,23 @@ def _event(pos_label: str | None) -> str | int | None:
     return pos_label
 
 
+def _figure_name_problem(given: str, formats: Sequence[str]) -> str:
+    """The message for an ``--out`` without a figure format's suffix: the path as given, and
+    whether it is a folder (``.``, ``figs/``), has no suffix or another one."""
+    out = Path(given)
+    allowed = ", ".join("." + f for f in formats)
+    head = f"--out must end in one of {allowed}, got {given!r}"
+    if not given.strip():
+        return f"{head} (empty); give a figure file name, e.g. --out figure.{formats[0]}"
+    if out.is_dir() or given.endswith(("/", os.sep)) or out.name in ("", ".", ".."):
+        example = os.path.join(given, f"figure.{formats[0]}")
+        return f"{head}, which is a folder; give a file name in it, e.g. --out {example}"
+    if not out.suffix:
+        return f"{head}, which has no suffix; e.g. --out {given}.{formats[0]}"
+    return (f"{head}, which ends in {out.suffix}; e.g. --out "
+            f"{out.with_suffix('.' + formats[0])}")
+
+
 def _run(args: argparse.Namespace) -> int:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -188,10 +207,7 @@ def _run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     if out.suffix.lstrip(".").lower() not in ALLOWED_FIGURE_FORMATS:
-        raise UserError(
-            f"--out must end in one of {', '.join('.' + f for f in ALLOWED_FIGURE_FORMATS)}, "
-            f"got {out.name}"
-        )
+        raise UserError(_figure_name_problem(args.out, ALLOWED_FIGURE_FORMATS))
     for path in (out, out.with_suffix(".csv")):
         if path.is_dir():
             raise UserError(f"--out {out}: {path} is a folder; give a file name, e.g. "

@@ -42,6 +42,10 @@ def _run(args: argparse.Namespace) -> int:
         from threshold_choice.datasets.fetch import choose_mirror
 
         mirror = choose_mirror(args.mirror, disabled=args.no_mirror)
+        if args.cache is not None:
+            from threshold_choice.cli.inputs import check_output_folder
+
+            check_output_folder(args.cache, "--cache")
         column = labels_from_registry(args.dataset, mirror=mirror, cache=args.cache,
                                       registry=args.registry)
     splitter = get_splitter(args.splitter)

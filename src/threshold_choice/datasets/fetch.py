@@ -84,6 +84,14 @@ class Mirror:
     def exists(self) -> bool:
         return self.folder.is_dir()
 
+    @property
+    def state(self) -> str:
+        """What is wrong with a folder that is not usable (:attr:`exists` false), for
+        messages: it does not exist, or the path is a file (e.g. one of the ARFF files)."""
+        if not self.folder.exists():
+            return "does not exist"
+        return "is a file, not a folder" if self.folder.is_file() else "is not a folder"
+
     def describe(self) -> str:
         return f"the mirror {self.folder} ({self.setting})"
 
@@ -130,18 +138,24 @@ def _usable_mirror(spec: DatasetSpec, mirror: Mirror | None) -> Path | None:
     """The mirror folder to read, ``None`` to skip it; raises for a missing required one."""
     if mirror is None or mirror.exists:
         return None if mirror is None else mirror.folder
+    # a path that exists is not a folder (a file, e.g. one of the ARFF files): say so, not
+    # "does not exist", and that the folder holding the files is wanted
+    missing = not mirror.folder.exists()
+    what = "the mirror folder" if missing else "the mirror"
     if not mirror.optional:
         raise SourceUnavailableError(
-            f"{spec.name}: the mirror folder {mirror.folder} ({mirror.setting}) does not exist. "
+            f"{spec.name}: {what} {mirror.folder} ({mirror.setting}) {mirror.state}. "
             f"Correct {mirror.setting} to name the folder holding the paper's ARFF files and "
-            "their SHA256SUMS, or drop it to fetch from OpenML/UCI."
+            f"their SHA256SUMS{'' if missing else ' (not a file in it)'}, or drop "
+            "it to fetch from OpenML/UCI."
         )
     if mirror.folder not in _warned_missing:
         _warned_missing.add(mirror.folder)
         _log.warning(
-            "warning: the mirror folder %s (%s) does not exist: fetching from OpenML/UCI "
-            "instead (the data is verified either way). Correct that setting, or set it to "
-            "null to silence this.", mirror.folder, mirror.setting,
+            "warning: %s %s (%s) %s: fetching from OpenML/UCI instead (the data is verified "
+            "either way). Correct that setting%s, or set it to null to silence this.",
+            what, mirror.folder, mirror.setting, mirror.state,
+            "" if missing else " to name the folder holding the ARFF files",
         )
     return None
 
@@ -153,7 +167,7 @@ def _offline_fix(spec: DatasetSpec, mirror: Mirror | None) -> str:
         return f"pass --mirror DIR with {wanted} (in the workflow: data.mirror)."
     point = (f"pass {mirror.setting} DIR with" if mirror.setting.startswith("--")
              else f"set {mirror.setting} to")
-    state = "lacks it" if mirror.exists else "does not exist"
+    state = "lacks it" if mirror.exists else mirror.state
     return f"{point} {wanted} ({mirror.folder} {state})."
 
 

@@ -10,14 +10,15 @@ planned. It checks:
   file; a results folder holding runs under other operating conditions is not overwritten;
 * numbers that YAML read as text (``1e6``: YAML 1.1 needs a dot and a signed exponent,
   ``1.0e+6``; the schema lets such text through so that this check can say how to write it);
+* that ``data.registry`` and ``models.registry`` name files (not a folder, not a missing path);
 * the names against the dataset and model registries (constructing every used model, so a
   bad estimator path or parameter fails here, before any training), ``models.baselines``
   against the model registry, that a configured ``weka_jar`` is one, that each Weka model's
   class is in the jar and Weka takes its options (built in a JVM of a process of its own,
   once per class, options and jar: markers in ``<cache>/weka/checked``);
-* ``data.mirror``: a configured folder that does not exist is reported (warning; the public
-  sources are used and verified as usual) and is an error when a configured dataset has no
-  other source;
+* ``data.mirror``: a configured folder that does not exist (or a file given for it) is
+  reported (warning; the public sources are used and verified as usual) and is an error when
+  a configured dataset has no other source;
 * that the ``authors`` estimator has the authors' 12 models and R splits to replay;
 * that the paper's four methods are there, that ``gammas`` includes ``inf``, has no value
   twice under two spellings (``4`` and ``"4.0"``, ``inf`` and ``"Inf"``: they share their
@@ -218,24 +219,49 @@ def _check_mirror(config: Mapping[str, Any], root: Path, registry: Mapping[str, 
     mirror = Mirror.configured(config["data"]["mirror"], "the configuration", base=root)
     if mirror is None or mirror.exists:
         return
+    # a file (e.g. one of the ARFF files) is named as such, not as missing
+    fix = ("correct data.mirror" if mirror.state == "does not exist" else
+           "set data.mirror to the folder holding the paper's ARFF files and their SHA256SUMS "
+           "(not a file in it)")
     only = [d for d in config["datasets"] if registry[d].source.kind == "mirror_only"]
     if only:
         raise UserError(
-            f"config: data.mirror names {mirror.folder}, which does not exist, and "
-            f"{', '.join(only)} can only come from the mirror (no public source): correct "
-            "data.mirror, or drop those datasets"
+            f"config: data.mirror names {mirror.folder}, which {mirror.state}, and "
+            f"{', '.join(only)} can only come from the mirror (no public source): {fix}, or "
+            "drop those datasets"
         )
     _log.warning(
-        "config: data.mirror names %s, which does not exist: the datasets will be fetched "
-        "from OpenML/UCI (and verified against the registry as usual). Correct data.mirror, "
-        "or set it to null to silence this.", mirror.folder,
+        "config: data.mirror names %s, which %s: the datasets will be fetched from "
+        "OpenML/UCI (and verified against the registry as usual). %s, or set it to null to "
+        "silence this.", mirror.folder, mirror.state, fix[0].upper() + fix[1:],
     )
+
+
+def _check_registry_file(key: str, given: str, root: Path, fix: str) -> None:
+    """A registry setting names a file: a folder (``config``) or a missing path is named with
+    its setting, not as a registry that is "not found" with advice for the command line."""
+    path = root / given
+    if path.is_dir():
+        raise UserError(
+            f"config: {key} names {given!r}, which is a folder, not a registry file (YAML); "
+            f"{fix}"
+        )
+    if not path.is_file():
+        raise UserError(
+            f"config: {key} names {given!r}, which does not exist (relative paths start at the "
+            f"working folder); {fix}"
+        )
 
 
 def _check_models(config: Mapping[str, Any], root: Path) -> None:
     from threshold_choice.models.registry import load_model_registry, registry_entries
 
     models = config["models"]
+    value = models["registry"]
+    for given in [value] if isinstance(value, str) else value:
+        _check_registry_file("models.registry", given, root,
+                             "list the registry files themselves, e.g. "
+                             "[config/models_weka.yaml, config/models_added.yaml]")
     files = registry_files(config, root)
     load_model_registry(files, only=models["use"])
     known = list(registry_entries(files))
@@ -412,6 +438,8 @@ def check_config(config: Mapping[str, Any], root: Path | str = ".") -> None:
     _check_output_folder("cache", config["cache"], root, ".cache")
     _check_output_folder("data.cache", config["data"]["cache"], root, "results/cache/downloads")
     _check_yaml_numbers(config)
+    _check_registry_file("data.registry", config["data"]["registry"], root,
+                         "name the registry file itself, e.g. config/datasets.yaml")
     registry = load_registry(root / config["data"]["registry"])
     unknown = [d for d in config["datasets"] if d not in registry]
     if unknown:
