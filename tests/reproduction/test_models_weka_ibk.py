@@ -207,7 +207,7 @@ def test_what_the_kernel_does_not_compute_is_left_to_weka(legacy, data):
     train, y, queries = data
     spec = ("weka.classifiers.lazy.IBk", ["-K", "2"])
     model = _fitted(spec, train, y)
-    jpype, classifier, header = model._model()
+    jpype, classifier, _ = model._model()
     own = classifier.getNearestNeighbourSearchAlgorithm().getInstances()
     assert weka_ibk.distributions(legacy, classifier, own) is None
     other = _fitted(spec, train, y)
