@@ -33,6 +33,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from threshold_choice._checks import number_in
 from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
 
@@ -424,14 +425,11 @@ def beta_from_interval(low: float, high: float, mass: float = 0.9) -> CostDistri
     from scipy.optimize import brentq
     from scipy.special import betainc
 
-    message = (f"the interval needs numbers 0 <= low < high <= 1 and a mass in (0, 1), got "
-               f"[{low!r}, {high!r}] with {mass!r}")
-    try:
-        low, high, mass = float(low), float(high), float(mass)
-    except (TypeError, ValueError):
-        raise UserError(message) from None
-    if not (0.0 <= low < high <= 1.0 and 0.0 < mass < 1.0):
-        raise UserError(message)
+    low = number_in(low, "the interval's lower end low", 0.0, 1.0, closed="both")
+    high = number_in(high, "the interval's upper end high", 0.0, 1.0, closed="both")
+    if not low < high:
+        raise UserError(f"the interval needs low < high, got [{low}, {high}]")
+    mass = number_in(mass, "mass, the probability the belief puts on [low, high],", 0.0, 1.0)
     middle = (low + high) / 2.0
 
     def inside(k: float) -> float:  # the mass in [low, high] of Beta(middle k, (1-middle) k)

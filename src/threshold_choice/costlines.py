@@ -24,6 +24,7 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from threshold_choice._checks import number_in
 from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
 
@@ -122,15 +123,9 @@ MIN_PRIOR = 1e-6
 
 def check_prior(prior: float) -> float:
     """A deployment class-0 proportion: a number in [:data:`MIN_PRIOR`, 1 - MIN_PRIOR]."""
-    message = (f"the prior (deployment class-0 proportion) must be in (0, 1), at least "
-               f"{MIN_PRIOR:g} from either end, got {prior!r}")
-    try:
-        value = float(prior)
-    except (TypeError, ValueError):
-        raise UserError(message) from None
-    if not MIN_PRIOR <= value <= 1.0 - MIN_PRIOR:
-        raise UserError(message)
-    return value
+    return number_in(prior, "the prior (deployment class-0 proportion)", MIN_PRIOR,
+                     1.0 - MIN_PRIOR, closed="both",
+                     allowed=f"(0, 1), at least {MIN_PRIOR:g} from either end")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from threshold_choice._checks import number_in
 from threshold_choice.cost_distributions import CostDistribution, parse_cost_distribution
 from threshold_choice.costlines import CostLines, binary_labels, validate_scores
 from threshold_choice.errors import UserError
@@ -155,23 +156,6 @@ def _beta_partial(a: float, b: float, x: np.ndarray) -> tuple[np.ndarray, np.nda
     return betainc(a, b, x), a / (a + b) * betainc(a + 1.0, b, x)
 
 
-def _number_in(value: object, name: str, low: float, high: float, *, closed: str = "") -> float:
-    """``value`` as a float in the interval from ``low`` to ``high``, open at both ends but
-    those ``closed`` names (``"low"``, ``"high"``, ``"both"``), or a one-line
-    :class:`UserError` naming it (NaN is in no interval)."""
-    lo_ok = (lambda v: v >= low) if closed in ("low", "both") else (lambda v: v > low)
-    hi_ok = (lambda v: v <= high) if closed in ("high", "both") else (lambda v: v < high)
-    shown = (f"{'[' if closed in ('low', 'both') else '('}{low:g}, {high:g}"
-             f"{']' if closed in ('high', 'both') else ')'}")
-    try:
-        v = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        v = math.nan
-    if not (lo_ok(v) and hi_ok(v)):
-        raise UserError(f"{name} must be a number in {shown}, got {value!r}")
-    return v
-
-
 def h_measure(y_true: ArrayLike | CostLines, y_score: ArrayLike | None = None,
               a: float | None = None, b: float | None = None, *,
               pos_label: object = None) -> float:
@@ -225,9 +209,9 @@ def h_measure(y_true: ArrayLike | CostLines, y_score: ArrayLike | None = None,
         a, b = y_score, a if b is None else b
         y_score = None
     lines = _lines(y_true, y_score, pos_label)
-    a = 2.0 if a is None else _number_in(a, "the Beta's shape a", 0.0, math.inf)
-    b = 1.0 + lines.n0 / lines.n1 if b is None else _number_in(b, "the Beta's shape b", 0.0,
-                                                               math.inf)
+    a = 2.0 if a is None else number_in(a, "the Beta's shape a", 0.0, math.inf)
+    b = 1.0 + lines.n0 / lines.n1 if b is None else number_in(b, "the Beta's shape b", 0.0,
+                                                              math.inf)
     ends, values = lines.pav_blocks
     idx = np.concatenate(([0], ends))
     edges = np.concatenate(([0.0], values, [1.0]))
@@ -242,8 +226,8 @@ def h_measure(y_true: ArrayLike | CostLines, y_score: ArrayLike | None = None,
 
 def _threshold_range(lo: object, hi: object, *, closed: str) -> tuple[float, float]:
     """``lo < hi`` in [0, 1] (``closed="both"``) or in (0, 1) (``""``: the logarithms)."""
-    low = _number_in(lo, "the range's lower end lo", 0.0, 1.0, closed=closed)
-    high = _number_in(hi, "the range's upper end hi", 0.0, 1.0, closed=closed)
+    low = number_in(lo, "the range's lower end lo", 0.0, 1.0, closed=closed)
+    high = number_in(hi, "the range's upper end hi", 0.0, 1.0, closed=closed)
     if not low < high:
         raise UserError(f"the range of thresholds needs lo < hi, got lo={lo!r}, hi={hi!r}")
     return low, high
@@ -426,7 +410,7 @@ def shifted_brier_score(y: ArrayLike, s: ArrayLike, mu: float, *,
     if sf.min() < 0.0 or sf.max() > 1.0:
         raise UserError(f"the shifted Brier score needs scores that are probabilities in "
                         f"[0, 1], got scores from {sf.min():g} to {sf.max():g}")
-    m = _number_in(mu, "mu", 0.0, 1.0)
+    m = number_in(mu, "mu", 0.0, 1.0)
     # M(s, mu) on the odds: s (1 - mu) / (s (1 - mu) + (1 - s) mu), 0 -> 0 and 1 -> 1
     up = sf * (1.0 - m)
     moved = up / (up + (1.0 - sf) * m)
@@ -491,7 +475,7 @@ def compute_metrics(
     {'AUC': 0.8125, 'BS': 0.1728, 'MAE': 0.3563, 'CL': 0.1728, 'RL': 0.0, 'RL_conv': 0.125,
      'LogLoss': 0.5082, 'pi0': 0.5, 'pi1': 0.5, 'H': 0.5}
     """
-    eps = _number_in(eps, "eps (LogLoss clips to [eps, 1 - eps])", 0.0, 0.5, closed="low")
+    eps = number_in(eps, "eps (LogLoss clips to [eps, 1 - eps])", 0.0, 0.5, closed="low")
     y_int, s_arr = _labelled(y, s, pos_label)
     lines = CostLines.from_scores(y_int, s_arr)
     yf = y_int.astype(np.float64)

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import betainc, betaln, xlogy
 
+from threshold_choice._checks import number_in
 from threshold_choice._typing import FloatArray
 from threshold_choice.cost_distributions import UNIFORM, CostDistribution
 from threshold_choice.errors import UserError
@@ -307,18 +308,9 @@ def gamma_for_spread(c: float, spread: float) -> float:
     from scipy.optimize import brentq
 
     most = 1.0 / math.sqrt(12.0)
-    try:
-        c, spread = float(c), float(spread)
-    except (TypeError, ValueError):
-        raise UserError(f"c and the spread of c_hat must be numbers, got {c!r} and "
-                        f"{spread!r}") from None
-    if not 0.0 < c < 1.0:
-        raise UserError(f"c must be in (0, 1), got {c}")
-    if not 0.0 < spread <= most:
-        raise UserError(
-            f"the spread of c_hat must be in (0, {most:.4f}] (gamma = 0 gives {most:.4f}: no "
-            f"information; gamma = inf gives 0), got {spread}"
-        )
+    c = number_in(c, "c, the true cost proportion,", 0.0, 1.0)
+    spread = number_in(spread, "the spread of c_hat", 0.0, most, closed="high", allowed=(
+        f"(0, {most:.4f}] (gamma = 0 gives {most:.4f}: no information; gamma = inf gives 0)"))
 
     def sd(gamma: float) -> float:
         a, b = gamma * c + 1.0, gamma * (1.0 - c) + 1.0

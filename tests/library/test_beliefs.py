@@ -53,11 +53,19 @@ def test_a_tiny_spread_gets_its_gamma_far_beyond_the_first_bracket(spread):
 
 def test_no_information_is_gamma_0_and_more_spread_than_that_is_refused():
     assert gamma_for_spread(0.5, 1 / math.sqrt(12)) == 0.0
-    with pytest.raises(UserError, match="spread of c_hat must be in"):
+    with pytest.raises(UserError, match=r"spread of c_hat must be a number in \(0, 0\.2887\]"):
         gamma_for_spread(0.5, 0.3)
+    with pytest.raises(UserError, match=r"c, the true cost proportion, must be a number in \(0, "
+                                        r"1\), got 'a'"):
+        gamma_for_spread("a", 0.1)
 
 
 def test_an_interval_given_as_text_or_none_is_named():
     assert beta_from_interval("0.7", "0.9").mean == beta_from_interval(0.7, 0.9).mean
-    with pytest.raises(UserError, match="the interval needs numbers"):
+    with pytest.raises(UserError, match=r"mass, the probability the belief puts on \[low, "
+                                        r"high\], must be a number in \(0, 1\), got None"):
         beta_from_interval(0.7, 0.9, None)
+    with pytest.raises(UserError, match=r"upper end high must be a number in \[0, 1\], got 'x'"):
+        beta_from_interval(0.7, "x")
+    with pytest.raises(UserError, match=r"needs low < high, got \[0\.9, 0\.7\]"):
+        beta_from_interval(0.9, 0.7)

@@ -147,11 +147,13 @@ def test_the_skew_view_is_the_balanced_loss_in_z():
                                 abs=1e-12)
 
 
-@pytest.mark.parametrize("prior", [0.0, 1.0, -0.2, 1.5, float("nan"), "half"])
+@pytest.mark.parametrize("prior", [0.0, 1.0, -0.2, 1.5, float("nan"), "half",
+                                   pytest.param(10**400, id="int-beyond-floats")])
 def test_a_prior_outside_0_1_is_rejected(prior):
-    with pytest.raises(UserError, match=r"prior \(deployment class-0 proportion\) must be in"):
+    with pytest.raises(UserError, match=r"prior \(deployment class-0 proportion\) must be a "
+                                        r"number in \(0, 1\)"):
         LossSettings(prior=prior)
-    with pytest.raises(UserError, match="must be in"):
+    with pytest.raises(UserError, match="must be a number in"):
         CostLines.from_scores(Y, S).with_prior(prior)
 
 

@@ -88,7 +88,7 @@ def test_loss_takes_a_cost_distribution_and_keeps_its_output_format(test_csv, ca
     [
         (["--cost-distribution", "beta:0,1"], "1 <= A, B"),
         (["--cost-distribution", "normal"], "not understood"),
-        (["--prior", "1"], "must be in (0, 1)"),
+        (["--prior", "1"], "must be a number in (0, 1)"),
     ],
 )
 def test_bad_operating_conditions_exit_2_with_one_line(test_csv, capsys, args, message):

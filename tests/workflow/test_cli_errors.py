@@ -737,7 +737,7 @@ def test_splits_check_the_prepared_tables_content_hash(tmp_path):
 @pytest.mark.parametrize(("option", "value", "problem"), [
     ("--gamma", "-inf", "gamma must be a number >= 0 or 'inf', got '-inf'"),
     ("--gamma", "-1e-3", "gamma must be a number >= 0 or 'inf', got '-1e-3'"),
-    ("--prior", "-1e-3", "must be in (0, 1), at least 1e-06 from either end, got -0.001"),
+    ("--prior", "-1e-3", "must be a number in (0, 1), at least 1e-06 from either end, got -0.001"),
     ("--rate-threshold-offset", "-1e-7", "rate_threshold_offset must be in (0, 1)"),
 ])
 def test_a_negative_number_in_exponent_form_is_checked_not_read_as_an_option(
