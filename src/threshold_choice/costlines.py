@@ -18,6 +18,7 @@ FN1`` with the skew ``z`` in the place of ``c``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -29,6 +30,17 @@ from threshold_choice._typing import FloatArray
 from threshold_choice.errors import UserError
 
 
+def shown_labels(values: Iterable[object]) -> str:
+    """Labels as the messages show them: each one's repr, a numpy scalar's as its Python
+    value's (``1``, not ``np.int64(1)``), joined by commas."""
+    return ", ".join(repr(_plain(v)) for v in values)
+
+
+def _plain(value: object) -> object:
+    """A numpy scalar as its Python value; anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def label_problem(y: NDArray, what: str, option: str | None = None) -> str:
     """The message for labels that are not 0/1: with two classes, the fix that names one of
     them class 1 (the later in sorted order, as scikit-learn's ``classes_[1]``): ``y ==
@@ -37,13 +49,11 @@ def label_problem(y: NDArray, what: str, option: str | None = None) -> str:
         values = np.unique(y)
     except TypeError:  # labels of mixed types: shown as text
         values = np.unique(y.astype(str))
-    shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in values[:5])
     if values.size != 2:
         more = ", ..." if values.size > 5 else ""
         return (f"{what}: labels must be 0 or 1 (two classes), got {values.size} values: "
-                f"{shown}{more}")
-    pos = values[1].item() if isinstance(values[1], np.generic) else values[1]
-    first = values[0].item() if isinstance(values[0], np.generic) else values[0]
+                f"{shown_labels(values[:5])}{more}")
+    first, pos = (_plain(v) for v in values)
     fix = f"{option}={pos!r} or y == {pos!r}" if option else f"y == {pos!r}"
     return (f"{what}: labels must be 0 or 1, got {first!r} and {pos!r}: pass {fix} (class 1 "
             "is the class the score estimates)")
@@ -65,8 +75,8 @@ def binary_labels(y: ArrayLike, pos_label: object, what: str) -> NDArray[np.int8
         return y_arr
     values = np.unique(y_arr.astype(str)) if y_arr.dtype == object else np.unique(y_arr)
     if not np.any(y_arr == pos_label):
-        shown = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in values[:5])
-        raise UserError(f"{what}: no label is pos_label={pos_label!r}; the labels are {shown}")
+        raise UserError(f"{what}: no label is pos_label={pos_label!r}; the labels are "
+                        f"{shown_labels(values[:5])}")
     if values.size > 2:
         raise UserError(f"{what}: {values.size} labels; pos_label needs two classes (give "
                         "y == label for one against the rest)")

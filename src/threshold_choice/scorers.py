@@ -54,7 +54,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics import make_scorer
 from sklearn.metrics._scorer import _Scorer  # its _score, to set the classifier's pos_label
 
-from threshold_choice.costlines import CostLines
+from threshold_choice.costlines import CostLines, shown_labels
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.estimators import (
@@ -98,16 +98,15 @@ def binary_labels(y_true: ArrayLike, pos_label: Any = None) -> NDArray[np.int8]:
         raise UserError(f"binary labels needed, got {labels.size} classes {labels[:5]}")
     if pos_label is None:
         if not set(labels.tolist()) <= {0, 1}:
-            shown = ", ".join(repr(v) for v in labels.tolist())
             raise UserError(
-                f"the labels are {shown}: give pos_label= (the positive class, whose "
-                f"probability the score estimates), e.g. pos_label={labels.tolist()[0]!r}; "
+                f"the labels are {shown_labels(labels)}: give pos_label= (the positive class, "
+                f"whose probability the score estimates), e.g. pos_label={labels.tolist()[0]!r}; "
                 f"without it scikit-learn would take {labels.tolist()[-1]!r}, the last sorted"
             )
         pos_label = 1
     elif labels.size == 2 and pos_label not in labels.tolist():
         raise UserError(f"no label is pos_label={pos_label!r}; the labels are "
-                        f"{_shown(labels)}: give one of them")
+                        f"{shown_labels(labels)}: give one of them")
     return (y == pos_label).astype(np.int8)
 
 
@@ -118,11 +117,7 @@ def _check_two_classes(y: NDArray, values: NDArray, pos_label: Any) -> None:
                    | ({pos_label} - {None}), key=repr)
     if len(found) > 2:
         raise UserError(f"the predicted labels and the labels are more than two classes: "
-                        f"{_shown(np.asarray(found[:5], dtype=object))}")
-
-
-def _shown(values: NDArray) -> str:
-    return ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in values)
+                        f"{shown_labels(found[:5])}")
 
 
 def _as_scores(y_true: ArrayLike, y_score: ArrayLike, pos_label: Any) -> NDArray[np.float64]:

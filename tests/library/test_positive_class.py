@@ -126,6 +126,22 @@ def test_a_pos_label_that_does_not_name_one_of_two_classes_is_a_user_error(label
         expected_losses(labels, [0.1, 0.8, 0.3, 0.6], pos_label=pos_label)
 
 
+
+def test_label_messages_show_labels_in_one_format():
+    from threshold_choice.costlines import shown_labels
+    from threshold_choice.scorers import binary_labels
+
+    assert shown_labels(np.array([0, 1])) == "0, 1"
+    assert shown_labels([np.int64(2), np.str_("a"), None, True]) == "2, 'a', None, True"
+    for labels, pos_label in [([2, 3, 2, 3], 7), (["b", "m", "b", "m"], "x")]:
+        shown = shown_labels(sorted(set(labels)))
+        with pytest.raises(UserError, match=re.escape(f"the labels are {shown}")):
+            expected_losses(labels, [0.1, 0.8, 0.3, 0.6], pos_label=pos_label)
+        with pytest.raises(UserError, match=re.escape(f"the labels are {shown}: give one")):
+            binary_labels(labels, pos_label)
+        with pytest.raises(UserError, match=re.escape(f"the labels are {shown}: give pos_l")):
+            binary_labels(labels)
+
 # -- predicted labels given to the score functions (TunedThresholdClassifierCV's calls) ---------
 
 
