@@ -108,3 +108,53 @@ def test_invalid_skip_is_rejected_by_the_registry(tmp_path: Path) -> None:
     )
     with pytest.raises(UserError, match="skip must be an int >= 0"):
         load_model_registry(registry)
+
+
+def test_the_score_step_and_fig1_read_the_prepared_table_once(
+        prepared: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The R stream's labels and Fig. 1's split come from the table the step loads, not from
+    a second read (and hash) of the file; the step's Random scores are still byte for byte
+    those of the labels read on their own."""
+    from dataclasses import replace
+
+    import yaml
+
+    import threshold_choice.datasets.prepare as prepare
+    from threshold_choice.datasets import load_prepared
+    from threshold_choice.datasets.errors import DatasetError
+    from threshold_choice.reproduction.scores import write_scores
+    from threshold_choice.reproduction.steps import step_figure1, step_score, step_splits
+
+    path, registry = prepared["bupa"], REPO / "config" / "models_weka.yaml"
+    step_splits(path, "bupa", tmp_path / "splits.csv", splitter="r", iterations=10)
+    labels, levels = prepare.class_column(path)
+    splits = make_splits(labels, levels, RSplitter(), iterations=10)
+    data = load_prepared(path)
+    assert data.class_column() == (labels, levels)
+    with pytest.raises(DatasetError, match="not loaded from a prepared table"):
+        replace(data, target=None).class_column()
+    spec = load_model_registry(registry, only=["Random"])["Random"]
+    expected, _ = score_model(data.X, data.y, splits, spec, seed=0,
+                              random_states=r_streams_after_splits(labels, levels, splits))
+    write_scores(expected, tmp_path / "expected.parquet")
+
+    reads: list[Path] = []
+    read = prepare._read_parquet
+
+    def counted(parquet_path: Path, *args: object, **kwargs: object) -> pd.DataFrame:
+        reads.append(parquet_path)
+        return read(parquet_path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prepare, "_read_parquet", counted)
+    step_score(path, tmp_path / "splits.csv", ["Random"], registry=registry,
+               out_scores=[tmp_path / "Random.parquet"], out_timings=[tmp_path / "Random.csv"],
+               seed=0)
+    assert reads == [path]
+    assert ((tmp_path / "Random.parquet").read_bytes()
+            == (tmp_path / "expected.parquet").read_bytes())
+    reads.clear()
+    prior = next(m for m in yaml.safe_load(registry.read_text())["models"]
+                 if m["name"] == "Prior")
+    step_figure1(path, [tmp_path / "fig1.csv", tmp_path / "fig1.png"], entry=prior)
+    assert reads == [path]
+    assert (tmp_path / "fig1.csv").is_file()

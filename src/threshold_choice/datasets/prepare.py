@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,8 @@ class PreparedDataset:
     ``X``: features only, in file order (nominal = Categorical in declared order, numeric =
     float64, missing kept). ``y``: int8, 1 = the majority class of the whole dataset.
     ``class_labels``: raw class labels in header order. Row ``i`` = ARFF data row ``i + 1``.
+    ``target``: the raw class column (``None`` for a dataset not loaded from a prepared
+    table), behind :meth:`class_column`.
     """
 
     name: str
@@ -56,6 +58,15 @@ class PreparedDataset:
     class_labels: list[str]
     label_of_class1: str
     meta: dict[str, Any]
+    target: pd.Series | None = field(default=None, repr=False, compare=False)
+
+    def class_column(self) -> tuple[list[str | None], list[str]]:
+        """What :func:`class_column` reads from the prepared table, without reading it
+        again."""
+        if self.target is None:
+            raise DatasetError(f"{self.name}: not loaded from a prepared table, so it has no "
+                               "raw class column; load it with load_prepared")
+        return _raw_labels(self.target, self.class_labels)
 
 
 def majority_label(target: Column) -> str:
@@ -297,6 +308,7 @@ def load_prepared(parquet_path: Path) -> PreparedDataset:
         class_labels=list(meta["class_labels"]),
         label_of_class1=meta["label_of_class1"],
         meta=meta,
+        target=target,
     )
 
 
@@ -306,9 +318,11 @@ def class_column(parquet_path: Path) -> tuple[list[str | None], list[str]]:
     hash checked, as :func:`load_prepared` checks it."""
     parquet_path = Path(parquet_path)
     meta = _read_meta(parquet_path)
-    target = meta["target"]
     frame = _read_parquet(parquet_path)
     _check_content(parquet_path, meta, frame)
-    column = frame[target]
-    labels = [None if pd.isna(v) else str(v) for v in column.tolist()]
-    return labels, [str(v) for v in meta["class_labels"]]
+    return _raw_labels(frame[meta["target"]], meta["class_labels"])
+
+
+def _raw_labels(column: pd.Series, levels: list[str]) -> tuple[list[str | None], list[str]]:
+    """The class labels of ``column`` as text (``None`` if missing) and the ``levels``."""
+    return [None if pd.isna(v) else str(v) for v in column.tolist()], [str(v) for v in levels]

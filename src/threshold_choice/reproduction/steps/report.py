@@ -235,17 +235,16 @@ def step_figure1(source: Path | str, fig1: FigureFiles, *,
         title = "Fig. 1: J48Unp on spambase, first 50/50 split (\u03b3 = \u221e)"
     else:
         from threshold_choice.datasets import load_prepared
-        from threshold_choice.datasets.prepare import class_column
         from threshold_choice.reproduction.paper import FIG1_PROTOCOL
         from threshold_choice.reproduction.steps.score import _fit_and_score, _spec_of_entry
         from threshold_choice.splits.core import RSplitter
 
-        labels, levels = class_column(Path(source))
+        data = load_prepared(Path(source))
         split = RSplitter(train_fraction=FIG1_PROTOCOL["train_fraction"]).split(
-            labels, levels, FIG1_PROTOCOL["seed"])
+            *data.class_column(), FIG1_PROTOCOL["seed"])
         spec = _spec_of_entry(json.dumps(entry, sort_keys=True))
-        scores, timings = _fit_and_score(Path(source), [split], load_prepared(Path(source)),
-                                         spec, seed=seed, weka_jar=weka_jar, frames={})
+        scores, timings = _fit_and_score([split], data, spec, seed=seed, weka_jar=weka_jar,
+                                         frames={})
         logging.getLogger(__name__).info(
             "Fig. 1: %s trained on %d rows, tested on %d; %s", spec.name, len(split.train),
             len(split.test), timings["software"].iloc[0])

@@ -53,11 +53,12 @@ def _model_spec(model: str, entry: Mapping[str, Any] | None,
     raise UserError("the score step needs the model's registry entry or the registry file")
 
 
-def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, seed: int,
+def _fit_and_score(splits: list[Any], data: Any, spec: Any, *, seed: int,
                    weka_jar: Path | str | None, frames: dict[tuple[str, int], pd.DataFrame],
                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Scores and timings (with the software column) of one model on every split; ``frames``:
-    the split parts' frames, shared by the dataset's models (see
+    """Scores and timings (with the software column) of one model on every split of ``data``
+    (a :class:`~threshold_choice.datasets.PreparedDataset`); ``frames``: the split parts'
+    frames, shared by the dataset's models (see
     :func:`~threshold_choice.reproduction.scores.score_model`)."""
     from threshold_choice.models.jvm import ensure_jvm
     from threshold_choice.models.registry import import_estimator
@@ -81,10 +82,9 @@ def _fit_and_score(prepared: Path, splits: list[Any], data: Any, spec: Any, *, s
     random_states = None
     if getattr(estimator_class, "needs_r_stream", False):
         # the authors' Random draws from R's stream where their split left it
-        from threshold_choice.datasets.prepare import class_column
         from threshold_choice.splits import r_streams_after_splits
 
-        labels, levels = class_column(prepared)
+        labels, levels = data.class_column()  # the loaded table's, not read again
         try:
             random_states = r_streams_after_splits(labels, levels, splits)
         except UserError as exc:
@@ -178,7 +178,7 @@ def step_score(
             data = load_prepared(prepared)
             splits = read_splits(splits_csv)
         try:
-            scores, timings = _fit_and_score(prepared, splits, data, spec, seed=seed,  # type: ignore[arg-type]
+            scores, timings = _fit_and_score(splits, data, spec, seed=seed,  # type: ignore[arg-type]
                                              weka_jar=weka_jar, frames=frames)
         except Exception as exc:  # the other models go on; reported below
             log.error("model %s on %s failed: %s\n%s", spec.name, prepared.stem,
