@@ -263,3 +263,80 @@ def test_the_log_odds_ticks_are_all_kept_where_there_is_room():
     display = LogOddsRegretDisplay.from_predictions(y, s)  # its own figure
     labels = [t.get_text().split("\n")[0] for t in display.ax_.get_xticklabels()]
     assert labels == ["0.001", "0.01", "0.1", "0.25", "0.5", "0.75", "0.9", "0.99", "0.999"]
+
+
+# -- the user's costs off the log-odds axis ----------------------------------------------------
+
+
+def costs_mark(ax):
+    from threshold_choice.plotting._base import COSTS_GID
+
+    (mark,) = [line for line in ax.get_lines() if line.get_gid() == COSTS_GID]
+    return mark
+
+
+@pytest.mark.parametrize(("fp", "fn", "side", "text"), [
+    (0, 5, "left", "c = 0\nlog-odds \u2212\u221e: off the axis, arrow at left"),
+    (5, 0, "right", "c = 1\nlog-odds \u221e: off the axis, arrow at right"),
+    (1, 9999, "left", "c = 0.0001\nlog-odds \u22129.21: off the axis, arrow at left"),
+])
+def test_costs_off_the_log_odds_axis_are_drawn_at_its_end_and_said_so(fp, fn, side, text):
+    from threshold_choice import Costs
+
+    y, s = random_scores(80, 120)
+    display = LogOddsRegretDisplay.from_predictions(y, s, costs=Costs(fp, fn))
+    ax = display.ax_
+    lo, hi = ax.get_xlim()
+    mark = costs_mark(ax)
+    # logit(0) = -inf, logit(1) = inf, logit(1e-4) < logit(0.001): the band was never seen
+    assert np.all(np.asarray(mark.get_xdata()) == (lo if side == "left" else hi))
+    assert mark.get_marker() == ("<" if side == "left" else ">")  # pointing off the axis
+    assert not mark.get_clip_on()  # the whole arrow, over the spine
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert f"costs FP {fp}, FN {fn}: {text}" in texts
+
+
+def test_costs_on_the_log_odds_axis_are_a_plain_band_also_once_a_model_widens_it():
+    from threshold_choice import Costs
+
+    y, s = random_scores(81, 120)
+    display = LogOddsRegretDisplay.from_predictions(y, s, costs=Costs(1, 5), name="a")
+    mark = costs_mark(display.ax_)
+    assert mark.get_xdata()[0] == pytest.approx(logit(1 / 6))
+    assert mark.get_marker() == "None"
+    # off the first model's axis, then on it once a second model's range widens it
+    display = LogOddsRegretDisplay.from_predictions(y, s, costs=Costs(1, 9999), name="a")
+    assert costs_mark(display.ax_).get_marker() == "<"
+    LogOddsRegretDisplay.from_predictions(y, s, ax=display.ax_, name="b",
+                                          cost_range=(1e-5, 0.5))
+    mark = costs_mark(display.ax_)
+    assert mark.get_xdata()[0] == pytest.approx(logit(1e-4))
+    assert mark.get_marker() == "None"
+    # the mark (three points in axes units, for its arrow) is not data: the height is the
+    # regret's, as without costs
+    top = max(np.max(line.get_ydata()) for line in display.ax_.get_lines()
+              if line is not mark and len(line.get_ydata()) > 2)
+    assert display.ax_.get_ylim()[1] == pytest.approx(1.08 * top)
+    texts = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    assert "costs FP 1, FN 9999: c = 0.0001" in texts
+
+
+def test_plot_log_odds_regret_marks_costs_of_zero_at_the_axis_end(tmp_path, monkeypatch):
+    import matplotlib.figure
+
+    y, s = random_scores(82, 120)
+    path = write(tmp_path / "m.csv", y, s)
+    saved, savefig = [], matplotlib.figure.Figure.savefig
+
+    def keep(fig, *args, **kwargs):  # the figure the command drew, written as before
+        saved.append(fig)
+        return savefig(fig, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", keep)
+    assert main(["plot", "log-odds-regret", "--test", path, "--costs", "0,5",
+                 "--out", str(tmp_path / "r.png")]) == 0
+    (ax,) = [ax for ax in saved[0].axes if ax.get_lines()]
+    mark = costs_mark(ax)
+    assert mark.get_xdata()[0] == ax.get_xlim()[0] and mark.get_marker() == "<"
+    assert "costs FP 0, FN 5: c = 0\nlog-odds \u2212\u221e: off the axis, arrow at left" in [
+        t.get_text() for t in ax.get_legend().get_texts()]

@@ -1123,8 +1123,9 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
             ax.set_ylim(low, top)
             # the costs' mark spans the axes' height: it stops below the band, as the data
             marks = [line for line in ax.get_lines() if line.get_gid() == COSTS_GID]
-            for line in marks:
-                line.set_ydata([0.0, (high - low) / (top - low)])
+            for line in marks:  # two points, or three (an arrow half-way: log-odds)
+                line.set_ydata(np.linspace(0.0, (high - low) / (top - low),
+                                           len(line.get_ydata())))
             for loc in ("upper right", "upper left", "upper center"):
                 legend = Legend(ax, handles, labels, loc=loc, ncols=ncols, **style)
                 legend.set_figure(ax.figure)
@@ -1134,7 +1135,7 @@ def _legends_inside(ax: Axes, groups: list[tuple[list[Any], list[str]]],
             else:
                 ax.set_ylim(low, high)  # no better: as it was
                 for line in marks:
-                    line.set_ydata([0.0, 1.0])
+                    line.set_ydata(np.linspace(0.0, 1.0, len(line.get_ydata())))
     # the last is the axes' legend (as ``ax.legend()`` makes it); the caller keeps the others
     ax.legend_ = legends[-1]
     legends[-1]._remove_method = ax._remove_legend

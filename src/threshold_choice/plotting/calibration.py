@@ -27,7 +27,12 @@ from threshold_choice.calibration import (
     regret_curves,
 )
 from threshold_choice.errors import UserError
-from threshold_choice.plotting._base import ThresholdChoiceDisplay, number_text
+from threshold_choice.plotting._base import (
+    COSTS_GID,
+    ThresholdChoiceDisplay,
+    data_lines,
+    number_text,
+)
 from threshold_choice.plotting._common import RunScores, clipped_span
 
 #: the costs drawn by default: 1001 points evenly spaced in log-odds over [0.001, 0.999]
@@ -79,6 +84,49 @@ def _odds_text(c: float) -> str:
     if c < 0.5:
         return f"1:{(1.0 - c) / c:.3g}"
     return f"{c / (1.0 - c):.3g}:1"
+
+
+#: the second line of the legend entry of costs whose log-odds lie off the drawn axis
+_OFF_AXIS = "off the axis, arrow at {}"
+
+
+def _costs_mark_on_axis(ax: Axes, lo: float, hi: float) -> None:
+    """Keep the mark of the user's costs on the log-odds axis ``lo`` .. ``hi``.
+
+    A cost proportion ``c`` of 0 or 1 (a cost of 0) has log-odds -inf or inf, and one beyond
+    the drawn range (``c`` = 1e-4) lies past its end: the band drawn at ``logit(c)`` was not
+    seen, yet listed in the legend. It is drawn on the spine at that end instead, with an
+    arrow half-way up pointing off the axis, and the legend entry says so on a second line
+    (``log-odds -inf: off the axis, arrow at left``; the cost curves, on ``c``, draw ``c`` = 0
+    or 1 on the spine itself). Placed again when a later model widens the axis."""
+    from matplotlib.colors import to_rgba
+
+    for line in ax.get_lines():
+        if line.get_gid() != COSTS_GID:
+            continue
+        if not hasattr(line, "_threshold_choice_log_odds"):  # as _mark_costs drew it
+            line._threshold_choice_log_odds = float(line.get_xdata()[0])
+            line._threshold_choice_text = str(line.get_label())
+        z = line._threshold_choice_log_odds
+        side = "left" if z < lo - 1e-9 else "right" if z > hi + 1e-9 else None
+        if side is None:  # on the axis (again, once a later model widened it)
+            line.set_xdata([z] * len(line.get_xdata()))
+            line.set_marker("None")
+            line.set_label(line._threshold_choice_text)
+            continue
+        if len(line.get_ydata()) == 2:  # three points: the arrow on the middle one
+            low, high = line.get_ydata()
+            line.set_ydata([low, (low + high) / 2.0, high])
+            line.set_color(to_rgba(line.get_color(), line.get_alpha()))
+            line.set_alpha(None)  # the band's translucency, not the arrow's
+            line.set(markevery=[1], markersize=9.0, markerfacecolor="0.3",
+                     markeredgecolor="0.3", clip_on=False)
+        line.set_xdata([lo if side == "left" else hi] * 3)
+        where = "\u2212\u221e" if z == -np.inf else "\u221e" if z == np.inf else (
+            f"{z:.3g}".replace("-", "\u2212"))
+        line.set_marker("<" if side == "left" else ">")
+        line.set_label(f"{line._threshold_choice_text}\nlog-odds {where}: "
+                       f"{_OFF_AXIS.format(side)}")
 
 
 def _cost_range(cost_range: ArrayLike | None) -> tuple[float, float] | None:
@@ -135,6 +183,11 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
     model's curves and shading one colour (several models on one axes; a later model
     without one gets a colour of its own); ``fill=False`` leaves out the shading; the other
     keywords style the model's regret curve (``Axes.plot``).
+
+    ``costs=Costs(...)`` is marked by a grey band at ``logit(c)``. Costs with a cost of 0
+    (``c`` = 0 or 1, log-odds -inf or inf) or with ``c`` beyond the drawn range lie off the
+    axis: the band is drawn on the spine at that end, with an arrow pointing off the axis,
+    and the legend entry says so (``log-odds -inf: off the axis, arrow at left``).
 
     Examples
     --------
@@ -251,7 +304,7 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
                                    label=self._label(f"refinement {d.refinement:.4f}"))
             self._key(area, role="refinement (area)")
         top = max(float(np.nanmax(np.asarray(line.get_ydata(), float)))
-                  for line in ax.get_lines() if np.asarray(line.get_ydata()).size > 2)
+                  for line in data_lines(ax) if np.asarray(line.get_ydata()).size > 2)
         ax.set_ylim(0.0, 1.08 * top if top > 0 else 1.0)
         lo, hi = self._xlim(ax, x)
         ax.set_xlim(lo, hi)
@@ -260,6 +313,7 @@ class LogOddsRegretDisplay(ThresholdChoiceDisplay):
         ticks = _spaced_ticks(ax, [c for c in _TICKS if lo - 1e-9 <= logit(c) <= hi + 1e-9],
                               lo, hi)
         ax.set_xticks(logit(np.asarray(ticks)), [_tick_text(c) for c in ticks])
+        _costs_mark_on_axis(ax, *ax.get_xlim())  # the ticks may widen it by a rounding
         # two short lines: the label fits a panel as wide as its ticks
         self._finish(ax, f"cost proportion c = threshold on P({self._class_text(1)})\n"
                      "log-odds axis; ticks: c and the odds c : 1 \u2212 c",
