@@ -492,3 +492,48 @@ def test_instance_uniform_under_the_f_measure_loss_warns_of_nothing():
         warnings.simplefilter("error", RuntimeWarning)  # 0 * inf, inf - inf were warned
         out = expected_losses(y, s, methods="instance-uniform", loss_function="f-measure")
     assert len(out) > 0
+
+
+# a tiny set whose lowest scores are class 1: the F-cost lines predicting 0 for none or only
+# for them are infinite (TP = 0), so rate-driven's interpolation meets inf - inf and 0 * inf
+TINY_Y, TINY_S = [0, 1, 1], [0.9, 0.1, 0.5]
+
+
+@pytest.mark.parametrize("settings", [
+    None,
+    LossSettings(rate_threshold_offset=1e-7),
+    LossSettings(fixed_rate=0.8),  # rate-fixed between the last infinite and a finite line
+    LossSettings(estimator="grid", grid_size=50),
+])
+def test_methods_on_infinite_f_cost_lines_warn_of_nothing(settings):
+    methods = ["rate-driven", "rate-uniform", "rate-driven-z", "rate-fixed", "score-fixed",
+               "instance-uniform", "test-optimal"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "invalid value encountered" reached the user
+        out = expected_losses(TINY_Y, TINY_S, train_y=TINY_Y, train_s=TINY_S, methods=methods,
+                              gammas=[INF, 4.0, 0.0], settings=settings,
+                              loss_function="f-measure")
+    # every method but test-optimal picks a line without true positives with positive
+    # probability (score-fixed's t = 1/2 predicts 0 for the two class-1 examples only)
+    optimal = out["method"] == "test-optimal"
+    assert (out.loc[~optimal, "expected_loss"] == INF).all()
+    assert np.isfinite(out.loc[optimal, "expected_loss"]).all()
+
+
+def test_the_f_cost_display_and_plot_f_cost_on_a_tiny_set_warn_of_nothing(tmp_path, capsys):
+    from threshold_choice.plotting import FCostDisplay
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        display = FCostDisplay.from_predictions(TINY_Y, TINY_S, plot=False)
+    areas = display.areas.set_index("method")["expected_loss"]
+    assert areas["test-optimal"] == pytest.approx(2.0)
+    assert areas["score-driven"] == INF and areas["rate-driven"] == INF
+    path = tmp_path / "tiny.csv"
+    pd.DataFrame({"label": TINY_Y, "score": TINY_S}).to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code = main(["plot", "f-cost", "--test", str(path), "--out", str(tmp_path / "f.png")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "Warning" not in err and "invalid value" not in err, err

@@ -168,16 +168,20 @@ def rate_driven(test: CostLines, *, threshold_offset: float | None = None) -> Se
     # the interpolation weights, column by column in place (a few arrays of n at a time):
     # a00, a10 = (hi * line_a - lo * line_b) / width; a01, a11 = (line_b - line_a) / width
     coef = np.empty((r.size - 1, 4))
-    for col, heights in enumerate((left, slope)):
-        line_a, line_b = heights[a_idx], heights[b_idx]
-        out = coef[:, col]
-        np.multiply(hi, line_a, out=out)
-        out -= lo * line_b
-        out /= width
-        out = coef[:, col + 2]
-        np.subtract(line_b, line_a, out=out)
-        out /= width
-        del line_a, line_b
+    # F-cost lines (threshold_choice.fmeasure) are infinite where TP = 0: a segment next to one
+    # gets inf - inf or 0 * inf, a NaN coefficient, which expected_f_loss reads as infinite (the
+    # infinite line has positive weight on the segment); expected there, so not warned of
+    with np.errstate(invalid="ignore"):
+        for col, heights in enumerate((left, slope)):
+            line_a, line_b = heights[a_idx], heights[b_idx]
+            out = coef[:, col]
+            np.multiply(hi, line_a, out=out)
+            out -= lo * line_b
+            out /= width
+            out = coef[:, col + 2]
+            np.subtract(line_b, line_a, out=out)
+            out /= width
+            del line_a, line_b
     breaks = r[1:-1]
     return Selection("rate-driven", coef, breaks, breaks, "left")
 
@@ -295,7 +299,12 @@ def fixed(sel: Selection, c_hat: float, name: str, *, what: str = "c_hat") -> Se
     check_unit(what, c_hat)
     x = float(sel.inputs(np.array([c_hat]))[0])
     a = sel.coef[int(sel.segment(np.array([c_hat]))[0])]
-    coef = np.array([[a[0] + a[2] * x, a[1] + a[3] * x, 0.0, 0.0]])
+    # an interpolated segment next to an infinite F-cost line has infinite or NaN coefficients
+    # (rate_driven): inf - inf or 0 * inf here is NaN, which expected_f_loss reads as infinite,
+    # as on the segment (expected, so not warned of; at a rate of exactly 1 the infinite line's
+    # weight is 0, yet it is read as infinite too: numbers as before this errstate)
+    with np.errstate(invalid="ignore"):
+        coef = np.array([[a[0] + a[2] * x, a[1] + a[3] * x, 0.0, 0.0]])
     empty = np.empty(0)
     return Selection(name, coef, empty, empty, "left")
 
