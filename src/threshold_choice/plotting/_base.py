@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from threshold_choice import costlines
+from threshold_choice._typing import FloatArray
 from threshold_choice.costs import Costs
 from threshold_choice.errors import UserError
 from threshold_choice.evaluation import LossSettings
@@ -981,6 +982,62 @@ def mark_above(lines: Sequence[Any], top: float) -> None:
         peak = np.nanmax(np.asarray(line.get_ydata(), float), initial=0.0)
         if not label.startswith("_") and not label.endswith(OFF_TOP) and peak > top:
             line.set_label(label + OFF_TOP)
+
+
+#: how close, as a fraction of the axes' height, a curve must lie to a later solid one
+#: everywhere to be hidden under it (about a line's width on a figure of the usual size)
+HIDDEN_TOLERANCE = 0.005
+
+
+def _along(x: FloatArray, y: FloatArray, by_x: FloatArray, by_y: FloatArray,
+           tol: float) -> bool:
+    """Whether every point ``(x, y)`` lies within ``tol`` (vertically) of the polyline
+    ``(by_x, by_y)`` (``by_x`` non-decreasing; at a jump, anywhere along its vertical)."""
+    n = by_x.size
+    left = np.searchsorted(by_x, x, "left")
+    right = np.searchsorted(by_x, x, "right")
+    if n < 2 or np.any((left == 0) & (right == 0)) or np.any(left == n):
+        return False  # a point beyond the other curve's ends
+
+    def at(i: NDArray[np.intp]) -> FloatArray:  # on the segment from point i - 1 to point i
+        i = np.clip(i, 1, n - 1)
+        x0, x1, y0, y1 = by_x[i - 1], by_x[i], by_y[i - 1], by_y[i]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(x1 > x0, (x - x0) / (x1 - x0), 1.0)
+        return y0 + np.clip(t, 0.0, 1.0) * (y1 - y0)
+
+    from_left, from_right = at(left), at(right)
+    low = np.fmin(from_left, from_right) - tol
+    high = np.fmax(from_left, from_right) + tol
+    return bool(np.all((y >= low) & (y <= high)))
+
+
+def hidden_under(lines: Sequence[Any], height: float) -> dict[int, int]:
+    """The curves among ``lines`` (drawn in that order) that a later solid curve covers
+    wholly, within :data:`HIDDEN_TOLERANCE` of ``height``: index -> the index of the last one
+    covering it. A dashed curve drawn over one leaves it visible between its dashes, so only
+    solid ones hide."""
+    tol = HIDDEN_TOLERANCE * height
+    found: dict[int, int] = {}
+    points = []
+    for line in lines:
+        x = np.asarray(line.get_xdata(), float)
+        y = np.asarray(line.get_ydata(), float)
+        keep = np.isfinite(x) & np.isfinite(y)
+        points.append((x[keep], y[keep], bool(np.all(keep))))
+    for i, (x, y, _) in enumerate(points):
+        if x.size < 2:
+            continue
+        # its vertices and the middles of its segments
+        xs = np.concatenate([x, (x[1:] + x[:-1]) / 2])
+        ys = np.concatenate([y, (y[1:] + y[:-1]) / 2])
+        for j in range(len(lines) - 1, i, -1):
+            by_x, by_y, whole = points[j]
+            if (whole and lines[j].get_linestyle() == "-"
+                    and np.all(np.diff(by_x) >= 0) and _along(xs, ys, by_x, by_y, tol)):
+                found[i] = j
+                break
+    return found
 
 
 #: the places tried, in order, for a legend inside the axes that covers no data

@@ -31,6 +31,7 @@ from threshold_choice.plotting._base import (
     belief_text,
     data_lines,
     gamma_legend,
+    hidden_under,
     mark_above,
     method_style,
 )
@@ -131,7 +132,9 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
     scaled, when it is not uniform; default True); ``focus`` (default True: a curve peaking
     above 3 times the median peak, such as rate-driven at ``gamma = 0``, runs off the top,
     its legend entry saying so; ``False``: every curve fits); ``band_alpha`` (0.2); any
-    other keyword goes to every curve's ``Axes.plot``.
+    other keyword goes to every curve's ``Axes.plot``. A curve that a later solid one of the
+    display covers wholly (methods that choose alike) has its legend entry say so:
+    ``(under score-driven)``.
 
     A display of another loss in cost space (:class:`FCostDisplay`) subclasses this one and
     sets the class attributes ``LOSS_FUNCTION``, ``LINES``, ``CURVE`` and the texts.
@@ -332,6 +335,7 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
         methods = list(dict.fromkeys(self.curves["method"]))
         gammas = list(dict.fromkeys(self.curves["gamma"]))
         area = self.areas.set_index(["method", "gamma"])["expected_loss"]
+        drawn, keys = [], []  # this display's curves, to tell which another one hides
         for (method, gamma), curve in self.curves.groupby(["method", "gamma"], sort=False):
             style = method_style(method, methods.index(method), gamma, color, gammas)
             value = area[(method, gamma)]
@@ -341,6 +345,8 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             (line,) = ax.plot(curve["c"], np.where(np.isfinite(loss), loss, np.nan), lw=1.6,
                               zorder=3, label=self._label(text), **{**style, **line_kwargs})
             self._key(line, method=self._method_label(method), gamma=gamma)
+            drawn.append(line)
+            keys.append((self._method_label(method), gamma))
             if self.bands is not None:
                 band = self.bands[(self.bands["method"] == method) & (self.bands["gamma"] == gamma)]
                 ax.fill_between(band["c"], band["lower"], band["upper"], color=style["color"],
@@ -355,6 +361,15 @@ class CostCurveDisplay(ThresholdChoiceDisplay):
             top = min(1.05 * self.bound, top) or 1.05 * self.bound
             # the bound may cut a curve the focus kept: it runs off the top too
             mark_above(data_lines(ax), top)
+        # curves that coincide with a later one (methods that choose alike) are hidden under
+        # it: the legend says so, rather than list a curve one cannot find
+        for i, j in hidden_under(drawn, top).items():
+            if str(drawn[i].get_label()).endswith(OFF_TOP):  # a mark other code reads
+                continue
+            (name, gamma), hidden_gamma = keys[j], keys[i][1]
+            if gamma != hidden_gamma:
+                name += f", {gamma_legend(gamma)}"
+            drawn[i].set_label(f"{drawn[i].get_label()} (under {name})")
         legend_title = self.LEGEND_TITLE
         if self.distribution != "uniform":
             legend_title = legend_title.replace("(area)", "(area weighted by w)")
