@@ -44,6 +44,20 @@ so a table costs the same whatever ``gamma`` (about 1.3 s of CPU; tested to 1e-1
 adaptive quadrature at ``gamma = 1e5``).
 From ``gamma >= certainty_limit(w)`` on the ``gamma = inf`` table is used
 (:func:`~threshold_choice.uncertainty.certainty_limit`).
+
+The uncertainty-aware methods' posterior mean ``m(x) = E[c | c_hat = x]`` (continuous
+measures) is tabulated as its correction ``d(x) = m(x) - x``, the density of ``c - x`` over
+``u00`` (above 1000 integrated from ``c - x`` as the kernel has it, without cancellation), at
+each cell's ends and quadrature nodes, and interpolated through those eight points (degree 7
+in ``w``); ``m = x + d``. ``d`` shrinks with the kernel's spread (for the uniform,
+exponentially in the bulk), so ``m`` is accurate relative to the spread at every ``gamma``:
+within 1e-13 of 30-digit references up to ``gamma = 1000``; beyond, within 1e-12 of the
+spread (3e-10 where ``gamma x << 1``, the quadrature's limit there) besides the rounding of
+``m`` to a double, and ``x`` itself where ``d`` is below half an ulp of it (tested at
+``gamma`` = 100, 1e4, 1e12, 1e20). The aware methods then tend to the plain ones as
+``gamma`` grows under every estimator (a cubic Hermite interpolant of ``m`` itself was off
+by its error on ``expit``, 1.5e-12 at 0.25 whatever ``gamma``: the aware methods' breaks
+moved by more than the kernel's width from ``gamma`` ~ 1e18 on).
 """
 
 from __future__ import annotations
@@ -77,9 +91,12 @@ _H = 0.01  # cell width in w = logit(x)
 _GL_CELL = 6  # Gauss-Legendre nodes per cell in w
 _CHUNK = 1 << 16  # points of a moment table evaluated at once (temporaries: 16 x 8 bytes each)
 _SPOT_CHECKS = 64  # cells of a cached moment table checked against a direct computation
+_INVERSE_STEPS = 60  # at most, of the posterior mean's inverse (Newton: 3 or 4; bisection: 60)
 _GL_PANEL = 8  # Gauss-Legendre nodes per panel in logit(c)
 _X_LOW, _X_HIGH = float(expit(-_W)), float(expit(_W))  # the table's range in x
-_TABLE_VERSION = 3  # bump when the table construction changes (invalidates disk caches)
+_TABLE_VERSION = 4  # bump when the table construction changes (invalidates disk caches)
+# (4: a continuous measure's table also holds the posterior mean's correction E[c | x] - x, at
+# its edges as a fifth row of densities, that of c - x, and at its cells' nodes as "inner")
 # Refined zones (see _features), where the regular cells are too wide: +-15 widths in cells of
 # 1/40 around a jump of w (an erf step, Hermite error ~ (h/width)**4 width / 384), +-10 widths
 # in cells of 1/110 over the bulk of a peaked Beta (a Gaussian bump: error ~ 1.4e-3
@@ -222,27 +239,6 @@ def _cells(w: FloatArray, grid: _Grid | None) -> _Cells:
     k = np.clip(np.searchsorted(grid.edges, wc, side="right") - 1, 0, grid.widths.size - 1)
     scale = grid.widths[k]
     return k, (wc - grid.edges[k]) / scale, scale
-
-
-def _hermite(
-    coefficients: FloatArray, w: FloatArray, grid: _Grid | None = None, *,
-    derivative: bool = False,
-) -> FloatArray | tuple[FloatArray, FloatArray]:
-    """Evaluate the interpolant of :func:`_hermite_coefficients` at ``w`` (clipped to the
-    grid ``[-_W, _W]``); optionally also its derivative in ``w``."""
-    k, t, scale = _cells(w, grid)
-    # np.take on a contiguous block: several times faster than fancy indexing [:, :, k]
-    c = np.take(coefficients, k, axis=2).transpose(1, 0, 2)
-    if not derivative:
-        return _cubic(c, t)
-    # ((3 c3 t + 2 c2) t + c1) / scale, in place
-    slope = 3 * c[3]
-    slope *= t
-    slope += 2 * c[2]
-    slope *= t
-    slope += c[1]
-    slope /= scale
-    return _cubic(c, t), slope
 
 
 def _horner(coefficients: FloatArray, k: NDArray[np.intp], t: FloatArray) -> FloatArray:
@@ -456,13 +452,16 @@ def _c_nodes(gamma: float, measure: CMeasure) -> tuple[FloatArray, FloatArray]:
 
 
 def _global_densities(
-    gamma: float, x_w: FloatArray, c: FloatArray, wc: FloatArray
+    gamma: float, x_w: FloatArray, c: FloatArray, wc: FloatArray, rows: int = 4
 ) -> FloatArray:
     """``u_ab(x)`` at ``x = expit(x_w)``, shape ``(4, len(x_w))``, times ``dx/dw``, from the
-    quadrature ``(c, wc)`` over all true costs (``gamma <= GAMMA_WINDOWED``)."""
+    quadrature ``(c, wc)`` over all true costs (``gamma <= GAMMA_WINDOWED``); with
+    ``rows=5`` also the density of ``c - x``, ``u10 - x u00`` (see :meth:`MomentTable._build`:
+    here the posterior's spread is at least ~3e-5, so its absolute error of ~1e-16 is small
+    beside it)."""
     a, b = Uncertainty(gamma).alpha_beta(c)
     log_norm = betaln(a, b)
-    out = np.empty((4, x_w.size))
+    out = np.empty((rows, x_w.size))
     chunk = max(1, 4_000_000 // max(1, c.size))
     for lo in range(0, x_w.size, chunk):
         w = x_w[lo : lo + chunk]
@@ -478,7 +477,9 @@ def _global_densities(
         u0 = pdf @ wc
         u1 = pdf @ (wc * c)
         x = np.exp(log_x)
-        out[:, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
+        out[:4, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
+        if rows > 4:
+            out[4, lo : lo + chunk] = u1 - x * u0
     return out
 
 
@@ -490,14 +491,18 @@ def _window_rule() -> tuple[FloatArray, FloatArray]:
 
 
 def _windowed_densities(
-    gamma: float, x_w: FloatArray, dist: CostDistribution, chunk: int = 1000
+    gamma: float, x_w: FloatArray, dist: CostDistribution, chunk: int = 1000, rows: int = 4
 ) -> FloatArray:
     """As :func:`_global_densities`, integrating over ``c`` only within the kernel's window
-    in ``theta = arcsin(sqrt(c))`` (any ``gamma > 0``; see :mod:`threshold_choice.beta_kernel`)."""
+    in ``theta = arcsin(sqrt(c))`` (any ``gamma > 0``; see :mod:`threshold_choice.beta_kernel`).
+    The fifth row (``rows=5``), the density of ``c - x``, integrates ``delta = c - x`` as the
+    kernel has it (from the node's offset, never a difference of two nearby numbers): its
+    relative error is that of the quadrature, not ``1e-16 / spread`` (the posterior mean's
+    offset from ``x`` at the accuracy of the kernel's spread, however large ``gamma``)."""
     tau, omega = _window_rule()
     reach = beta_kernel.window(gamma)
     theta_lo, theta_hi = beta_kernel.theta_of(np.array(dist.support))
-    out = np.empty((4, x_w.size))
+    out = np.empty((rows, x_w.size))
     for lo in range(0, x_w.size, chunk):
         w = x_w[lo : lo + chunk]
         x, x1 = expit(w), expit(-w)
@@ -514,7 +519,9 @@ def _windowed_densities(
         kernel = np.where(span[:, None] > 0, np.exp(log_k), 0.0) * (span[:, None] * omega)
         u0 = kernel.sum(axis=1) * (x * x1)
         u1 = (kernel * c).sum(axis=1) * (x * x1)
-        out[:, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
+        out[:4, lo : lo + chunk] = np.stack([u0, u1, u0 * x, u1 * x])
+        if rows > 4:
+            out[4, lo : lo + chunk] = (kernel * delta).sum(axis=1) * (x * x1)
     return out
 
 
@@ -573,17 +580,26 @@ class MomentTable:
             return "paper"
         return "global"
 
-    def _densities(self, x_w: FloatArray) -> FloatArray:
+    def _densities(self, x_w: FloatArray, rows: int = 4) -> FloatArray:
         if self._construction == "windowed":
-            return _windowed_densities(self.gamma, x_w, self.distribution)
+            return _windowed_densities(self.gamma, x_w, self.distribution, rows=rows)
         c, wc = self._c_nodes
-        return _global_densities(self.gamma, x_w, c, wc)
+        return _global_densities(self.gamma, x_w, c, wc, rows)
+
+    @property
+    def _slope_rows(self) -> int:
+        """Rows of the densities kept at the edges: ``u_ab`` and, for a continuous measure
+        (the posterior mean's), the density of ``c - x``."""
+        return 5 if self.measure.grid is None else 4
 
     @cached_property
     def _c_nodes(self) -> tuple[FloatArray, FloatArray]:
         return _c_nodes(self.gamma, self.measure)
 
-    def _agrees(self, edges: FloatArray, cells: FloatArray, slopes: FloatArray) -> bool:
+    def _agrees(
+        self, edges: FloatArray, cells: FloatArray, slopes: FloatArray,
+        inner: FloatArray | None,
+    ) -> bool:
         """Whether a cached table agrees with a direct computation at :data:`_SPOT_CHECKS`
         cells and edges drawn at random for each load (unpredictably: a table written by
         other code than this, or altered, is caught unless it agrees wherever it could be
@@ -593,10 +609,31 @@ class MomentTable:
         rng = np.random.default_rng(secrets.randbits(64))
         k = np.unique(rng.integers(0, edges.size - 1, _SPOT_CHECKS))
         nodes, wts = _gauss_legendre(edges[k], edges[k + 1], _GL_CELL)
-        direct = (self._densities(nodes) * wts).reshape(4, k.size, _GL_CELL).sum(axis=2)
-        return bool(np.allclose(cells[:, k], direct, rtol=1e-9, atol=1e-15)
-                    and np.allclose(slopes[:, k], self._densities(edges[k]), rtol=1e-9,
-                                    atol=1e-15))
+        at_nodes = self._densities(nodes, slopes.shape[0])
+        direct = (at_nodes[:4] * wts).reshape(4, k.size, _GL_CELL).sum(axis=2)
+        at_edges = self._densities(edges[k], slopes.shape[0])
+        if not (np.allclose(cells[:, k], direct, rtol=1e-9, atol=1e-15)
+                and np.allclose(slopes[:4, k], at_edges[:4], rtol=1e-9, atol=1e-15)):
+            return False
+        if inner is None:
+            return True
+        return (self._corrections_agree(edges[k], _correction_ratio(slopes[:, k]),
+                                        _correction_ratio(at_edges))
+                and self._corrections_agree(nodes, inner[k].ravel(),
+                                            _correction_ratio(at_nodes)))
+
+    def _corrections_agree(self, w: FloatArray, stored: FloatArray, direct: FloatArray) -> bool:
+        """Whether posterior-mean corrections agree within 1e-9 of their size plus 1e-12 of
+        the posterior's spread (the correction is ~1e-16 of the spread where ``c - x``
+        averages to 0: an absolute 1e-15 would let the breaks of the aware methods move by
+        more than the kernel's width at large gamma); undefined (``nan``) at the same
+        places."""
+        x = expit(w)
+        spread = np.sqrt(x * (1.0 - x) / (self.gamma + 2.0)) + 1.0 / (self.gamma + 2.0)
+        same = np.isnan(stored) == np.isnan(direct)
+        with np.errstate(invalid="ignore"):
+            close = np.abs(stored - direct) <= 1e-9 * np.abs(direct) + 1e-12 * spread
+        return bool(np.all(same) and np.all(close | np.isnan(direct)))
 
     def _cache_file(self) -> Path | None:
         root = os.environ.get("THRESHOLD_CHOICE_CACHE")
@@ -616,14 +653,15 @@ class MomentTable:
     def _build(self) -> None:
         edges = self._grid.edges
         cache = self._cache_file()
-        stored = _load_verified(cache, edges) if cache is not None else None
+        rows = self._slope_rows
+        stored = _load_verified(cache, edges, rows) if cache is not None else None
         if stored is not None and not self._agrees(edges, *stored):
             warnings.warn(
                 f"moment-table cache {cache} holds values the code does not compute (an "
                 "altered file): rebuilding it", RuntimeWarning, stacklevel=2)
             stored = None
         if stored is not None:
-            cells, slopes = stored
+            cells, slopes, inner = stored
         else:
             from threadpoolctl import threadpool_limits
 
@@ -631,31 +669,84 @@ class MomentTable:
             # last bits would depend on the machine's cores (a workflow job has one thread)
             with threadpool_limits(limits=1, user_api="blas"):
                 nodes, wts = _gauss_legendre(edges[:-1], edges[1:], _GL_CELL)
-                cells = (self._densities(nodes) * wts).reshape(
-                    4, edges.size - 1, _GL_CELL).sum(axis=2)
-                slopes = self._densities(edges)
+                at_nodes = self._densities(nodes, rows)
+                cells = (at_nodes[:4] * wts).reshape(4, edges.size - 1, _GL_CELL).sum(axis=2)
+                slopes = self._densities(edges, rows)
+            # the posterior mean's correction at each cell's nodes (continuous measures)
+            inner = (None if rows == 4 else
+                     _correction_ratio(at_nodes).reshape(edges.size - 1, _GL_CELL))
             if cache is not None:
-                _save_verified(cache, edges, cells, slopes)
+                _save_verified(cache, edges, cells, slopes, inner)
         # the cache holds each cell's integral, not their running sums: every stored number
         # is one a spot check can recompute on its own
         values = np.concatenate([np.zeros((4, 1)), np.cumsum(cells, axis=1)], 1)
         widths = _H if self._grid.regular else self._grid.widths
         self._edges = edges
         self._edge_values = values
-        self._coefficients = _hermite_coefficients(values, slopes, widths)
-        if self.measure.grid is None:
-            # posterior mean of c given c_hat = x under the prior w: u10(x) / u00(x)
-            if self.distribution.is_standard_uniform:
-                mean = slopes[1] / slopes[0]
-            else:
-                mean = _posterior_mean_values(slopes, self.distribution)
-            self._mean_values = mean
-            # here: scipy.interpolate doubles the import time of the command line's parsers
-            from scipy.interpolate import CubicSpline
+        self._coefficients = _hermite_coefficients(values, slopes[:4], widths)
+        if inner is not None:
+            self._build_posterior_mean(edges, _correction_ratio(slopes), inner)
 
-            self._mean_coefficients = _hermite_coefficients(
-                mean[None, :], CubicSpline(edges, mean)(edges, 1)[None, :], widths
-            )
+    def _build_posterior_mean(self, edges: FloatArray, at_edges: FloatArray,
+                              inner: FloatArray) -> None:
+        """The posterior mean ``m(x) = E[c | c_hat = x]`` under the prior ``w``, tabulated as
+        its correction ``d(x) = m(x) - x`` (the density of ``c - x`` over ``u00``) at each
+        cell's ends and its :data:`_GL_CELL` quadrature nodes, where the table's densities
+        are computed anyway, and interpolated in each cell by the polynomial through those
+        eight values (degree 7, in ``w``; held as Chebyshev coefficients).
+
+        Why ``d`` and not ``m``: ``m`` itself (~ ``x`` at large gamma) carried the
+        interpolant's error on ``expit`` (the former cubic Hermite on cells of 0.01 in
+        ``w``: 1.5e-12 at 0.25, 4e-12 at 0.31) at every gamma, while ``d`` vanishes with
+        the kernel's spread (for the uniform, exponentially in the bulk: 2e-14 at
+        ``gamma = 100`` and ``x = 0.25``, 0 to 30 digits at 1e4): ``m = x + d`` is ``x``
+        itself where ``d`` is below half an ulp of it. Why degree 7: ``d`` is about as
+        curved as ``expit`` at small gamma (``m`` is flat there), and the cubic's 4e-12
+        would then have moved to ``d``; through eight points the interpolation error is
+        below the quadrature's (~1e-14)."""
+        x_edges = expit(edges)
+        defined = np.isfinite(at_edges).all() and np.isfinite(inner).all()
+        if not (self.distribution.is_standard_uniform and defined):
+            # made total and non-decreasing along the cells' points, in order
+            nodes, _ = _gauss_legendre(edges[:-1], edges[1:], _GL_CELL)
+            w = np.concatenate([np.column_stack([edges[:-1], nodes.reshape(inner.shape)])
+                                .ravel(), edges[-1:]])
+            d = np.concatenate([np.column_stack([at_edges[:-1], inner]).ravel(),
+                                at_edges[-1:]])
+            d = _posterior_correction(d, expit(w), self.distribution)
+            at_edges = d[:: _GL_CELL + 1]
+            inner = np.delete(d, np.s_[:: _GL_CELL + 1]).reshape(inner.shape)
+        self._correction = at_edges
+        # the posterior mean at the edges, non-decreasing (as it is, but for roundings) for
+        # the inverse's search
+        self._mean_values = np.maximum.accumulate(x_edges + at_edges)
+        self._widths = np.diff(edges)
+        points = np.column_stack([at_edges[:-1], inner, at_edges[1:]])  # (cells, 8)
+        self._correction_coefficients = _TO_CHEBYSHEV @ points.T  # (8, cells)
+        # and of its derivative in s (the position in [-1, 1] within a cell)
+        self._correction_slopes = np.polynomial.chebyshev.chebder(
+            self._correction_coefficients, axis=0)
+
+    def _correction_at(
+        self, w: FloatArray, derivative: bool = False
+    ) -> tuple[FloatArray, FloatArray | None]:
+        """The interpolated correction ``d`` at ``w = logit(x)`` (beyond the table, its value
+        at the table's end) and, if asked, ``dd/dw``."""
+        wc = np.clip(w, -_W, _W)
+        k, _, _ = _cells(wc, self._grid)
+        width = self._widths[k]
+        # the position within the cell from its edges themselves: np.arange's edges of the
+        # regular grid lie up to 9.4e-12 from the -30 + 0.01 k that its cells' t assumes
+        # (times dd/dw ~ 0.2 at small gamma, 2e-12: the points were computed at the edges)
+        s = wc - self._edges[k]
+        s *= 2.0 / width
+        s -= 1.0
+        value = _chebval(s, np.take(self._correction_coefficients, k, axis=1))
+        if not derivative:
+            return value, None
+        slope = _chebval(s, np.take(self._correction_slopes, k, axis=1))
+        slope *= 2.0 / width
+        return value, slope
 
     # -- evaluation --------------------------------------------------------------------
     def __call__(self, x: ArrayLike, rows: int = 4) -> FloatArray:
@@ -773,14 +864,21 @@ class MomentTable:
         return float(self._c_moments[1] / self._c_moments[0])
 
     def posterior_mean(self, c_hat: ArrayLike) -> FloatArray:
-        """``E[c | c_hat]`` under the prior ``w`` on ``c`` (needs a continuous measure)."""
+        """``E[c | c_hat]`` under the prior ``w`` on ``c`` (needs a continuous measure):
+        ``c_hat`` plus the interpolated correction ``E[c | c_hat] - c_hat``, which is
+        accurate relative to the posterior's spread at any ``gamma`` (``c_hat`` itself where
+        the correction is below half an ulp of it). Beyond the table (``c_hat`` within
+        ``expit(-30)`` of 0 or 1) the correction at its end."""
         x = np.clip(np.asarray(c_hat, dtype=np.float64), 0.0, 1.0)
         if self.uncertainty.is_exact:
             return x.copy()
         if self.uncertainty.is_uninformed:
             return np.full_like(x, self._prior_mean)
-        w = np.log(x) - np.log1p(-x)
-        return _hermite(self._mean_coefficients, w, self._grid)[0]
+        with np.errstate(divide="ignore"):
+            w = np.log(x) - np.log1p(-x)
+        out = self._correction_at(w)[0]
+        out += x
+        return np.clip(out, *self.distribution.support, out=out)
 
     def posterior_mean_inverse(self, m: ArrayLike, *, closed: str) -> FloatArray:
         """The ``c_hat`` whose posterior mean is ``m`` (clipped to [0, 1]).
@@ -791,7 +889,10 @@ class MomentTable:
         ``gamma = 0`` the posterior mean is the prior mean ``E[c]`` (1/2 for the uniform)
         whatever ``c_hat``: breaks below it map to 0 and above to 1; a break exactly at it
         follows ``closed`` (``'right'``: segments ``(x_s, x_s+1]``; ``'left'``:
-        ``[x_s, x_s+1)``) so the segment containing it wins.
+        ``[x_s, x_s+1)``) so the segment containing it wins. Otherwise it inverts
+        :meth:`posterior_mean` (``c_hat`` plus the interpolated correction) to its last bits:
+        ``m`` itself where the correction is below half an ulp (the bulk at large gamma), so
+        that the aware methods' breaks are then the plain ones.
         """
         m_arr = np.asarray(m, dtype=np.float64)
         if self.uncertainty.is_exact:
@@ -808,35 +909,120 @@ class MomentTable:
         return out
 
     def _mean_inverse(self, m: FloatArray) -> FloatArray:
-        table = self._mean_values
-        w = np.interp(m, table, self._edges)
-        for _ in range(3):  # Newton steps on the interpolant, from the piecewise-linear guess
-            value, slope = _hermite(self._mean_coefficients, w, self._grid, derivative=True)
-            step = value[0]  # (value - m) / slope, 0 where not finite; in place
-            step -= m
+        table, edges = self._mean_values, self._edges  # (table: non-decreasing)
+        # the cell whose ends' means bracket m, and the piecewise-linear guess in it
+        k = np.clip(np.searchsorted(table, m, side="right") - 1, 0, edges.size - 2)
+        cell = edges[k], edges[k + 1]
+        lo, hi = cell[0].copy(), cell[1].copy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = (m - table[k]) / (table[k + 1] - table[k])
+        w = lo + np.clip(np.nan_to_num(frac, nan=0.5), 0.0, 1.0) * (hi - lo)
+        # each point until its own steps converge (then its result does not depend on the
+        # others, nor on the chunks); those beyond the table are set below
+        active = np.flatnonzero((m > table[0]) & (m < table[-1]))
+        for _ in range(_INVERSE_STEPS):
+            # Newton on m = x + d(x), x = expit(w): the residual (x - m) + d(x), the slope
+            # x (1 - x) + d'(w); kept within the bracket, and bisecting it where a step
+            # would leave it (where the interpolant is not monotone: a bounded support's
+            # noisy tails, where a plain Newton step could go anywhere)
+            wa, ma, la, ha = w[active], m[active], lo[active], hi[active]
+            x = expit(wa)
+            residual, slope = self._residual(x, wa, ma)
+            slope += x * expit(-wa)
+            above = residual > 0.0
+            ha = np.where(above, wa, ha)
+            la = np.where(above | (residual == 0.0), la, wa)
             with np.errstate(divide="ignore", invalid="ignore"):
-                step /= slope[0]
-            step[~np.isfinite(step)] = 0.0
-            w -= step
-            np.clip(w, -_W, _W, out=w)
+                step = residual / slope
+            new = wa - step
+            # converged: a residual of the rounding of x (the last step in x below takes it
+            # on) or a step of a few ulps of w, taken
+            done = ((np.abs(residual) <= 2 * np.spacing(np.abs(ma)))
+                    | (np.abs(step) <= 4 * np.spacing(np.maximum(np.abs(wa), 1.0))))
+            astray = ~done & ~((new > la) & (new < ha))
+            new[astray] = 0.5 * (la[astray] + ha[astray])
+            w[active], lo[active], hi[active] = new, la, ha
+            active = active[~done]
+            if not active.size:
+                break
+        # a last Newton step in x: exactly m where the correction is below half an ulp, as
+        # the forward map gives c_hat there (in w the step would leave expit's rounding)
         x = expit(w)
-        x[m <= table[0]] = 0.0
-        x[m >= table[-1]] = 1.0
-        return x
+        step, slope = self._residual(x, w, m)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope /= x * expit(-w)
+            slope += 1.0
+            step /= slope
+        step[~np.isfinite(step)] = 0.0
+        x = np.clip(x - step, expit(cell[0]), expit(cell[1]))  # (not beyond the cell)
+        # beyond the table the forward map is c_hat + the correction at the table's end
+        correction = self._correction
+        low, high = m <= table[0], m >= table[-1]
+        x[low] = np.clip(m[low] - correction[0], 0.0, _X_LOW)
+        x[high] = np.clip(m[high] - correction[-1], _X_HIGH, 1.0)
+        x[m <= 0.0] = 0.0
+        x[m >= 1.0] = 1.0
+        return np.clip(x, 0.0, 1.0, out=x)
+
+    def _residual(
+        self, x: FloatArray, w: FloatArray, m: FloatArray
+    ) -> tuple[FloatArray, FloatArray]:
+        """``m(x) - m`` (``m(x) = x + d``) and ``dd/dw`` at ``x = expit(w)``."""
+        value, slope = self._correction_at(w, derivative=True)
+        assert slope is not None
+        residual = x - m
+        residual += value
+        return residual, slope
 
 
-def _posterior_mean_values(slopes: FloatArray, dist: CostDistribution) -> FloatArray:
-    """``u10 / u00`` at the table's edges, made total and non-decreasing: where ``u00``
-    underflows (``c_hat`` far outside a bounded support) the nearest end of the support."""
+def _correction_ratio(densities: FloatArray) -> FloatArray:
+    """The posterior mean's correction ``E[c | c_hat = x] - x``, the density of ``c - x``
+    (row 4) over ``u00`` (row 0); ``nan`` where ``u00`` vanishes or underflows (a bounded
+    support)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = slopes[1] / slopes[0]
-    valid = np.isfinite(mean) & (slopes[0] > 0)
+        out = densities[4] / densities[0]
+    # (below 1e-290 the densities are sums of subnormal numbers, their ratio noise)
+    out[~np.isfinite(out) | ~(densities[0] > 1e-290)] = np.nan
+    return out
+
+
+def _chebval(s: FloatArray, coefficients: FloatArray) -> FloatArray:
+    """``sum_j coefficients[j] T_j(s)`` per point (Clenshaw; ``coefficients`` (degree + 1,
+    len(s)))."""
+    b1 = np.zeros_like(s)
+    b2 = np.zeros_like(s)
+    for c in coefficients[:0:-1]:
+        b1, b2 = 2.0 * s * b1 - b2 + c, b1
+    return s * b1 - b2 + coefficients[0]
+
+
+def _to_chebyshev() -> FloatArray:
+    """The matrix taking the values at a cell's ends and :data:`_GL_CELL` Gauss-Legendre
+    nodes (in order, ``s`` in [-1, 1]) to the Chebyshev coefficients of the polynomial
+    through them (condition number ~2: the points are spread like Chebyshev's)."""
+    s = np.concatenate([[-1.0], np.polynomial.legendre.leggauss(_GL_CELL)[0], [1.0]])
+    return np.linalg.inv(np.polynomial.chebyshev.chebvander(s, _GL_CELL + 1))
+
+
+_TO_CHEBYSHEV = _to_chebyshev()
+
+
+def _posterior_correction(correction: FloatArray, x: FloatArray,
+                          dist: CostDistribution) -> FloatArray:
+    """``E[c | c_hat = x] - x`` at increasing points ``x`` (``correction``, ``nan`` where
+    undefined), with the mean ``x`` plus it made total and non-decreasing (where ``u00``
+    underflows, ``c_hat`` far outside a bounded support, the nearest end of the support);
+    where that changes the mean, the correction is the new mean minus ``x``."""
+    valid = np.isfinite(correction)
     lo, hi = dist.support
     if not valid.any():  # pragma: no cover - a table always has mass somewhere
-        return np.linspace(lo, hi, mean.size)
-    index = np.arange(mean.size)
-    mean = np.interp(index, index[valid], mean[valid])
-    return np.maximum.accumulate(np.clip(mean, lo, hi))
+        return np.linspace(lo, hi, x.size) - x
+    raw = x + correction
+    index = np.arange(x.size)
+    mean = np.interp(index, index[valid], raw[valid])
+    mean = np.maximum.accumulate(np.clip(mean, lo, hi))
+    with np.errstate(invalid="ignore"):
+        return np.where(valid & (mean == raw), correction, mean - x)
 
 
 def _digest(*arrays: FloatArray) -> str:
@@ -846,38 +1032,41 @@ def _digest(*arrays: FloatArray) -> str:
     return h.hexdigest()
 
 
-def _load_verified(path: Path, edges: FloatArray) -> tuple[FloatArray, FloatArray] | None:
-    """The cached ``(cells, slopes)`` (each cell's integrals, the densities at the edges) if
-    ``path`` holds an intact table for ``edges``; ``None`` (rebuild) if it is missing,
-    truncated, corrupt or for another grid."""
+def _load_verified(
+    path: Path, edges: FloatArray, rows: int = 4
+) -> tuple[FloatArray, FloatArray, FloatArray | None] | None:
+    """The cached ``(cells, slopes, inner)`` (each cell's integrals, the ``rows`` densities
+    at the edges and, with ``rows = 5``, the posterior mean's correction at each cell's
+    nodes) if ``path`` holds an intact table for ``edges``; ``None`` (rebuild) if it is
+    missing, truncated, corrupt or for another grid."""
     if not path.is_file():
         return None
     try:
         with np.load(path) as stored:
             cells, slopes = stored["cells"], stored["slopes"]
+            inner = stored["inner"] if rows > 4 else None
             stored_edges, digest = stored["edges"], str(stored["digest"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if (
         cells.shape != (4, edges.size - 1)
-        or slopes.shape != (4, edges.size)
+        or slopes.shape != (rows, edges.size)
+        or (inner is not None and inner.shape != (edges.size - 1, _GL_CELL))
         or not np.array_equal(stored_edges, edges)
-        or digest != _digest(edges, cells, slopes)
+        or digest != _digest(edges, cells, slopes, *([] if inner is None else [inner]))
     ):
         return None
-    return cells, slopes
+    return cells, slopes, inner
 
 
-def _save_verified(path: Path, edges: FloatArray, cells: FloatArray, slopes: FloatArray) -> None:
+def _save_verified(path: Path, edges: FloatArray, cells: FloatArray, slopes: FloatArray,
+                   inner: FloatArray | None = None) -> None:
     """Write the table with a checksum; a cache that cannot be written is skipped (warning)."""
+    arrays = {"edges": edges, "cells": cells, "slopes": slopes}
+    if inner is not None:
+        arrays["inner"] = inner
     try:
-        _save_atomically(
-            path,
-            edges=edges,
-            cells=cells,
-            slopes=slopes,
-            digest=np.array(_digest(edges, cells, slopes)),
-        )
+        _save_atomically(path, **arrays, digest=np.array(_digest(*arrays.values())))
     except OSError as exc:
         warnings.warn(
             f"moment-table cache {path.parent} cannot be written ({exc.strerror or exc}); "

@@ -147,6 +147,39 @@ def test_grid_at_huge_gamma_splits_the_kernel_at_a_tie():
     assert k == pytest.approx((left + right) / 2, abs=1e-12)
 
 
+@pytest.mark.parametrize("estimator", ["grid", "montecarlo", "exact"])
+def test_aware_methods_tend_to_the_plain_ones_under_every_estimator(estimator):
+    # As gamma grows, E[c | c_hat] -> c_hat and the aware methods become the plain ones. The
+    # scores lie on the grid (two decimals, 100 points): at a cost equal to a score the
+    # kernel is split in halves, so any shift of the aware breaks by a fraction of the
+    # kernel's width shows. The posterior mean interpolated as a whole was off by 1.5e-12
+    # whatever gamma: grid gave aware minus plain of -2.1e-5 at 1e20 and -8.4e-4 at 3e25
+    # (score-driven), montecarlo -3.1e-4 and -7.3e-4 at 1e22 and 3e25; exact only -2.4e-13.
+    test, train = CostLines.from_scores(Y, S), CostLines.from_scores(TY, TS)
+    on_scores = np.unique(S[(S > 0) & (S < 1)])
+    for spec, method, gamma in itertools.product(("uniform", "beta:2,2"),
+                                                 ("score-driven", "train-optimal"),
+                                                 (1e20, 1e22, 3e25)):
+        dist = parse_cost_distribution(spec)
+        plain = make_selection(method, test, train=train)
+        aware = make_selection(f"{method}-aware", test, train=train, gamma=gamma,
+                               distribution=dist)
+        options = {"estimator": estimator, "grid_size": 100, "distribution": dist}
+        if estimator == "montecarlo":
+            options["seed"] = 3
+        gap = expected_loss(aware, gamma, **options) - expected_loss(plain, gamma, **options)
+        assert abs(gap) <= 1e-12, (spec, method, gamma, gap)
+        if estimator != "grid":
+            continue
+        # the breaks within a millionth of the kernel's width of the plain ones, and K at
+        # the scores (costs where the kernel is split in halves) the same
+        width = np.sqrt(plain.breaks * (1 - plain.breaks) / gamma)
+        assert np.all(np.abs(aware.breaks - plain.breaks) <= 1e-6 * width)
+        np.testing.assert_allclose(expected_cost_curve(aware, gamma, on_scores),
+                                   expected_cost_curve(plain, gamma, on_scores),
+                                   rtol=0, atol=1e-12)
+
+
 def test_huge_gammas_are_named_in_exponent_form():
     assert format_gamma(1e300) == "1e+300"
     assert format_gamma(1e15) == "1000000000000000"

@@ -77,6 +77,71 @@ def test_posterior_mean_inverse_round_trips():
     np.testing.assert_allclose(table.posterior_mean_inverse(m, closed="left"), x, atol=1e-9)
 
 
+@pytest.mark.parametrize("gamma", [1000.0, 1e4])
+def test_posterior_mean_inverse_holds_beyond_a_bounded_support(gamma):
+    # beyond a bounded support the posterior mean flattens at its end, from densities of
+    # 1e-100 and less (not quite monotone there: 3.5e-6 at 1e4); the inverse keeps to the
+    # cell its means bracket, and the mean to the support (the former plain Newton steps
+    # sent m = 0.4496 at gamma = 1000 to c_hat = 1e-13, whose mean is 0.1, and the former
+    # mean overshot the support's end by 4e-5)
+    from threshold_choice.cost_distributions import parse_cost_distribution
+
+    table = moment_table(gamma, None, parse_cost_distribution("uniform:0.1,0.45"))
+    m = table.posterior_mean(np.linspace(0.0, 1.0, 4001))
+    back = table.posterior_mean_inverse(m, closed="right")
+    np.testing.assert_allclose(table.posterior_mean(back), m, rtol=0, atol=1e-5)
+
+
+def posterior_offset(gamma, x):
+    """``E[c | c_hat = x] - x`` under the uniform prior, by mpmath (to ~25 digits: the
+    kernel's terms of size gamma cancel in 30 + log10(gamma) digits; the integrals over c are
+    cut around the posterior's bulk)."""
+    import mpmath  # a test dependency: high-precision references
+
+    with mpmath.workdps(30 + int(math.log10(gamma))):
+        g, xm = mpmath.mpf(gamma), mpmath.mpf(x)
+        log_x, log_1mx, log_norm = mpmath.log(xm), mpmath.log1p(-xm), mpmath.loggamma(g + 2)
+
+        def kernel(c):  # the Beta density of c_hat = x given c
+            a, b = g * c + 1, g * (1 - c) + 1
+            return mpmath.exp((a - 1) * log_x + (b - 1) * log_1mx + log_norm
+                              - mpmath.loggamma(a) - mpmath.loggamma(b))
+
+        sd = mpmath.sqrt(xm * (1 - xm) / g) + 1 / g
+        cuts = sorted({mpmath.mpf(0), mpmath.mpf(1)}
+                      | {min(max(xm + k * sd, mpmath.mpf(0)), mpmath.mpf(1))
+                         for k in (-40, -6, 0, 6, 40)})
+        return (mpmath.quad(lambda c: (c - xm) * kernel(c), cuts)
+                / mpmath.quad(kernel, cuts))
+
+
+@pytest.mark.parametrize(("gamma", "points"), [
+    (4.0, (0.01, 0.309, 0.5, 0.73, 0.9)),
+    (100.0, (0.01, 0.25, 0.5, 0.73, 0.9)),
+    (1e4, (1e-5, 0.01, 0.25, 0.73, 0.999)),
+    (1e12, (1e-12, 1e-5, 0.25, 0.73, 0.9)),
+    (1e20, (1e-12, 0.01, 0.25, 0.73, 1 - 1e-9)),
+])
+def test_posterior_mean_is_accurate_relative_to_the_spread_at_any_gamma(gamma, points):
+    # E[c | c_hat] - c_hat shrinks with the kernel's spread (for the uniform, exponentially in
+    # the bulk: 2e-14 at gamma = 100 and 0.25, 0 to 30 digits at 1e4), so the posterior
+    # mean must be right to a fraction of the spread, not to an absolute 1e-12: the mean
+    # itself interpolated was off by 1.5e-12 at 0.25 and 4.6e-12 at 0.309 whatever gamma
+    # (0.04 of the spread at 1e20); near c_hat ~ 1 / gamma the correction is of the size
+    # of the spread (1e-12 at gamma = 1e12), and checked there too
+    import mpmath
+
+    x = np.array(points)
+    got = moment_table(gamma).posterior_mean(x)
+    floor = 1e-13 if gamma <= 1000 else 0.0  # the global quadrature's accuracy
+    for xv, m in zip(x, got, strict=True):
+        sd = math.sqrt(xv * (1 - xv) / gamma) + 1 / gamma
+        with mpmath.workdps(60):
+            error = abs(float(mpmath.mpf(float(m)) - mpmath.mpf(float(xv))
+                              - posterior_offset(gamma, float(xv))))
+        assert error <= 1e-12 * sd + np.spacing(xv) + floor, (xv, error, error / sd)
+
+
 def test_posterior_mean_without_information_is_one_half():
     table = moment_table(0.0)
     np.testing.assert_allclose(table.posterior_mean(np.array([0.1, 0.9])), 0.5)
@@ -150,10 +215,13 @@ def test_gamma_names():
 
 def test_disk_cache_gives_the_same_table(tmp_path, monkeypatch):
     monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
-    first = MomentTable(3.0)(POINTS)
+    built = MomentTable(3.0)
+    first = built(POINTS)
     assert list(tmp_path.glob("moments_*.npz"))
-    second = MomentTable(3.0)(POINTS)
-    np.testing.assert_array_equal(first, second)
+    loaded = MomentTable(3.0)
+    np.testing.assert_array_equal(first, loaded(POINTS))
+    # and the posterior mean (its corrections are kept with the table)
+    np.testing.assert_array_equal(built.posterior_mean(POINTS), loaded.posterior_mean(POINTS))
 
 
 # -- the on-disk cache is verified and optional -------------------------------------------------
@@ -242,26 +310,33 @@ def test_moment_table_bits_do_not_depend_on_the_blas_threads(gamma, monkeypatch)
         np.testing.assert_array_equal(coefficients, built[0][1])
 
 
-@pytest.mark.parametrize("forgery", ["everywhere", "half the cells"])
+@pytest.mark.parametrize("forgery", ["everywhere", "half the cells", "posterior mean"])
 def test_a_table_altered_with_its_digest_recomputed_is_rebuilt(tmp_path, monkeypatch, forgery):
     from threshold_choice.moment_tables import _digest
 
     monkeypatch.setenv("THRESHOLD_CHOICE_CACHE", str(tmp_path))
-    first = MomentTable(3.0)(POINTS)
+    # the posterior mean's corrections at gamma = 1e20: 1e-15 is 3e-5 of the kernel's
+    # width there, more than enough to move the aware methods' breaks
+    gamma = 1e20 if forgery == "posterior mean" else 3.0
+    first = MomentTable(gamma)(POINTS)
+    first_mean = MomentTable(gamma).posterior_mean(POINTS)
     path = _cached_file(tmp_path)
     with np.load(path) as stored:
         arrays = {k: stored[k] for k in stored.files}
-    cells = arrays["cells"].copy()
+    cells, inner = arrays["cells"].copy(), arrays["inner"].copy()
     if forgery == "everywhere":  # the issue's doctored table (a negative expected loss)
         cells *= 1.05
-    else:
+    elif forgery == "half the cells":
         cells[:, cells.shape[1] // 2:] *= 1.001
-    arrays["cells"] = cells
-    arrays["digest"] = np.array(_digest(arrays["edges"], cells, arrays["slopes"]))
+    else:
+        inner += 1e-15
+    arrays["cells"], arrays["inner"] = cells, inner
+    arrays["digest"] = np.array(_digest(arrays["edges"], cells, arrays["slopes"], inner))
     np.savez(path, **arrays)
     with pytest.warns(RuntimeWarning, match="holds values the code does not compute"):
-        again = MomentTable(3.0)(POINTS)
-    np.testing.assert_array_equal(again, first)
+        again = MomentTable(gamma)
+    np.testing.assert_array_equal(again(POINTS), first)
+    np.testing.assert_array_equal(again.posterior_mean(POINTS), first_mean)
 
 
 def test_an_intact_cached_table_passes_its_spot_check_without_a_word(tmp_path, monkeypatch):
