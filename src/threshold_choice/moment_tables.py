@@ -91,6 +91,8 @@ _H = 0.01  # cell width in w = logit(x)
 _GL_CELL = 6  # Gauss-Legendre nodes per cell in w
 _CHUNK = 1 << 16  # points of a moment table evaluated at once (temporaries: 16 x 8 bytes each)
 _SPOT_CHECKS = 64  # cells of a cached moment table checked against a direct computation
+#: a Newton step of the inverse (in w) below which the next would be below the rounding
+_SETTLED_STEP = 1e-7
 _INVERSE_STEPS = 60  # at most, of the posterior mean's inverse (Newton: 3 or 4; bisection: 60)
 _GL_PANEL = 8  # Gauss-Legendre nodes per panel in logit(c)
 _X_LOW, _X_HIGH = float(expit(-_W)), float(expit(_W))  # the table's range in x
@@ -726,6 +728,14 @@ class MomentTable:
         # and of its derivative in s (the position in [-1, 1] within a cell)
         self._correction_slopes = np.polynomial.chebyshev.chebder(
             self._correction_coefficients, axis=0)
+        # dm/dw at each cell's two ends (x (1 - x) plus dd/dw; T_j(-1) = (-1)^j, T_j(1) = 1),
+        # for the inverse's first guess
+        signs = (-1.0) ** np.arange(self._correction_slopes.shape[0])
+        x_cells = x_edges[:-1], x_edges[1:]
+        self._mean_slope_ends = (
+            x_cells[0] * (1.0 - x_cells[0]) + signs @ self._correction_slopes * 2.0 / self._widths,
+            x_cells[1] * (1.0 - x_cells[1]) + self._correction_slopes.sum(axis=0) * 2.0
+            / self._widths)
 
     def _correction_at(
         self, w: FloatArray, derivative: bool = False
@@ -914,9 +924,8 @@ class MomentTable:
         k = np.clip(np.searchsorted(table, m, side="right") - 1, 0, edges.size - 2)
         cell = edges[k], edges[k + 1]
         lo, hi = cell[0].copy(), cell[1].copy()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            frac = (m - table[k]) / (table[k + 1] - table[k])
-        w = lo + np.clip(np.nan_to_num(frac, nan=0.5), 0.0, 1.0) * (hi - lo)
+        w = _first_guess(m, table[k], table[k + 1], lo, hi, self._mean_slope_ends[0][k],
+                         self._mean_slope_ends[1][k])
         # each point until its own steps converge (then its result does not depend on the
         # others, nor on the chunks); those beyond the table are set below
         active = np.flatnonzero((m > table[0]) & (m < table[-1]))
@@ -937,9 +946,12 @@ class MomentTable:
             new = wa - step
             # converged: a residual of the rounding of x (the last step in x below takes it
             # on) or a step of a few ulps of w, taken
+            inside = (new > la) & (new < ha)
             done = ((np.abs(residual) <= 2 * np.spacing(np.abs(ma)))
-                    | (np.abs(step) <= 4 * np.spacing(np.maximum(np.abs(wa), 1.0))))
-            astray = ~done & ~((new > la) & (new < ha))
+                    | (np.abs(step) <= 4 * np.spacing(np.maximum(np.abs(wa), 1.0)))
+                    # a step this small leaves an error of its square: the last step polishes
+                    | (inside & (np.abs(step) <= _SETTLED_STEP)))
+            astray = ~done & ~inside
             new[astray] = 0.5 * (la[astray] + ha[astray])
             w[active], lo[active], hi[active] = new, la, ha
             active = active[~done]
@@ -973,6 +985,27 @@ class MomentTable:
         residual = x - m
         residual += value
         return residual, slope
+
+
+def _first_guess(m: FloatArray, m0: FloatArray, m1: FloatArray, w0: FloatArray,
+                 w1: FloatArray, g0: FloatArray, g1: FloatArray) -> FloatArray:
+    """The ``w`` in ``[w0, w1]`` whose posterior mean is ``m``, from the cubic Hermite
+    interpolant of ``w`` in ``m`` through the cell's ends (means ``m0``, ``m1``, slopes
+    ``dm/dw`` ``g0``, ``g1``): within ~1e-11 of the root where ``m`` is smooth and increasing,
+    so that Newton needs one step; linear where a slope is not positive (a bounded support's
+    tails), and clipped to the cell."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        span = m1 - m0
+        t = np.nan_to_num((m - m0) / span, nan=0.5)
+        t = np.clip(t, 0.0, 1.0)
+        linear = w0 + t * (w1 - w0)
+        p0, p1 = span / g0, span / g1  # dw/dt at the ends
+        t2 = t * t
+        t3 = t2 * t
+        cubic = ((2 * t3 - 3 * t2 + 1) * w0 + (t3 - 2 * t2 + t) * p0
+                 + (3 * t2 - 2 * t3) * w1 + (t3 - t2) * p1)
+    good = (g0 > 0) & (g1 > 0) & np.isfinite(cubic)
+    return np.clip(np.where(good, cubic, linear), w0, w1)
 
 
 def _correction_ratio(densities: FloatArray) -> FloatArray:
