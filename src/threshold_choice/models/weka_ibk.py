@@ -4,7 +4,8 @@ Why: Weka's ``LinearNNSearch`` computes each distance through ``NormalizableDist
 virtual calls per attribute and pair of rows; with the authors' Weka 3.6.14 the paper's IBK1
 and IBK10 spent about 35 of the default run's 46 CPU-s of predicting there. The class
 ``threshold_choice.NearestNeighbours`` (``java/NearestNeighbours.java``, compiled into
-``java/classes``) does the same arithmetic on plain arrays, 3-4 times faster once compiled.
+``java/classes``) does the same arithmetic on plain arrays: in a score job, less than half
+the bundled Weka's CPU (``benchmarks/bench_weka_predict.py``, docs/benchmarks.md).
 
 What is the same as Weka's ``IBk.distributionForInstance``, row by row in order:
 

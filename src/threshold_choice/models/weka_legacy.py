@@ -16,7 +16,7 @@ become instances through method handles (a stream mapped to the 3.6 constructor
 are one stream over the instances mapped to ``distributionForInstance`` (or
 ``classifyInstance``) whose results come back as one ``double[]``. No Python call per row.
 The paper's ``IBk`` (default options but ``-K``) is predicted by one Java call on arrays
-instead (:mod:`.weka_ibk`): Weka 3.6's arithmetic, the same numbers, 3-4 times faster.
+instead (:mod:`.weka_ibk`): Weka 3.6's arithmetic, the same numbers, in half the time.
 
 The instances are built as for the bundled Weka (:mod:`threshold_choice.models.weka`): the
 class attribute first (nominal, two values), then the features (nominal with their declared
