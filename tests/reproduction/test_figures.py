@@ -250,6 +250,20 @@ def test_figure8_training_lines_and_test_areas(tmp_path):
         assert value == pytest.approx(STATED[key], abs=stated_tol(key))
 
 
+def test_the_panels_of_a_cost_curve_figure_share_one_loss_axis():
+    """Fig. 7 compares model types across panels (J48 against J48Unp, IBK10 against IBK1):
+    every panel gets the highest panel's height, so equal heights look equal."""
+    credit = _credit_a_scores()
+    models = FIGURES["fig7"].models
+    alone = [draw_cost_curves(cost_curve_displays({m: credit[m]}), title="").axes[0]
+             .get_ylim() for m in models]
+    fig = draw_cost_curves(cost_curve_displays({m: credit[m] for m in models}), title="",
+                           ncols=2)
+    limits = {ax.get_ylim() for ax in fig.axes}
+    assert limits == {(0.0, max(top for _, top in alone))}
+    assert len({top for _, top in alone}) > 1  # the panels alone differ
+
+
 def test_figure1_shows_sect1s_worked_example_on_the_lines_the_text_names(tmp_path):
     """Sect. 1: estimated c = 0.15, true c = 0.4; test-optimal's line (the steep one from
     (0, 0), Appendix B's test line i = 0) goes from about 0.1 to above 0.3, train-optimal's

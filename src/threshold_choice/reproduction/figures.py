@@ -518,8 +518,23 @@ def draw_cost_curves(displays: Mapping[str, CostCurveDisplay], *, title: str,
     fig, axes = _figure(len(displays), ncols=ncols, legend_width=_LEGEND_WIDTH)
     for ax, (panel, display) in zip(axes, displays.items(), strict=True):
         display.plot(ax=ax, title=panel)
+    _share_height(axes)
     fig.suptitle(title)
     return fig
+
+
+def _share_height(axes: Sequence[Axes]) -> None:
+    """Give a figure's panels one loss axis, the highest panel's: the paper compares model
+    types across panels (J48 against J48Unp, IBK10 against IBK1). Left as they are when a
+    panel marks a curve as running off its top (the mark would no longer hold)."""
+    from threshold_choice.plotting._base import OFF_TOP
+
+    if len(axes) < 2 or any(str(line.get_label()).endswith(OFF_TOP)
+                            for ax in axes for line in ax.get_lines()):
+        return
+    top = max(ax.get_ylim()[1] for ax in axes)
+    for ax in axes:
+        ax.set_ylim(ax.get_ylim()[0], top)
 
 
 def draw_figure8(training: pd.DataFrame, test: CostCurveDisplay) -> Figure:
