@@ -140,36 +140,40 @@ class LegacyWeka:
         return (self.jpype.JClass("java.util.Collections").list(data.enumerateInstances())
                 .stream())
 
-    def values(self, data: Any) -> FloatArray:
-        """Every value of every instance of ``data`` (``toDoubleArray``), row-major."""
-        to_array = self._handles.publicLookup().findVirtual(
-            self._instance.class_, "toDoubleArray", self._type.methodType(self._doubles))
+    def _per_instance(self, data: Any, handle: Any) -> FloatArray:
+        """``handle`` (an ``Instance`` to a ``double``) over the instances of ``data``, in
+        order, in one Java stream."""
+        double = self.jpype.JClass("java.lang.Double").TYPE
+        to_double = self._interface(
+            "java.util.function.ToDoubleFunction",
+            handle.asType(self._type.methodType(double, self._object)))
+        return np.asarray(self._each_instance(data).mapToDouble(to_double).toArray(),
+                          dtype=np.float64)
+
+    def _arrays_per_instance(self, data: Any, handle: Any) -> FloatArray:
+        """``handle`` (an ``Instance`` to a ``double[]``) over the instances of ``data``, in
+        order, the arrays one after the other, in one Java stream."""
+        as_stream = self._handles.publicLookup().findStatic(
+            self.jpype.JClass("java.util.Arrays").class_, "stream",
+            self._type.methodType(self.jpype.JClass("java.util.stream.DoubleStream").class_,
+                                  self._doubles))
         flat = self._interface(
             "java.util.function.Function",
-            self._handles.filterReturnValue(to_array, self._as_stream())
+            self._handles.filterReturnValue(handle, as_stream)
             .asType(self._type.methodType(self._object, self._object)))
         return np.asarray(self._each_instance(data).flatMapToDouble(flat).toArray(),
                           dtype=np.float64)
 
+    def values(self, data: Any) -> FloatArray:
+        """Every value of every instance of ``data`` (``toDoubleArray``), row-major."""
+        return self._arrays_per_instance(data, self._handles.publicLookup().findVirtual(
+            self._instance.class_, "toDoubleArray", self._type.methodType(self._doubles)))
+
     def weights(self, data: Any) -> FloatArray:
         """The weight of every instance of ``data``."""
-        jpype = self.jpype
-        weight = self._handles.publicLookup().findVirtual(
+        return self._per_instance(data, self._handles.publicLookup().findVirtual(
             self._instance.class_, "weight",
-            self._type.methodType(jpype.JClass("java.lang.Double").TYPE))
-        to_double = self._interface(
-            "java.util.function.ToDoubleFunction",
-            weight.asType(self._type.methodType(jpype.JClass("java.lang.Double").TYPE,
-                                                self._object)))
-        return np.asarray(self._each_instance(data).mapToDouble(to_double).toArray(),
-                          dtype=np.float64)
-
-    def _as_stream(self) -> Any:
-        """``Arrays.stream(double[])`` as a method handle."""
-        return self._handles.publicLookup().findStatic(
-            self.jpype.JClass("java.util.Arrays").class_, "stream",
-            self._type.methodType(self.jpype.JClass("java.util.stream.DoubleStream").class_,
-                                  self._doubles))
+            self._type.methodType(self.jpype.JClass("java.lang.Double").TYPE)))
 
     def distributions(self, classifier: Any, data: Any, *,
                       batched: bool = True) -> FloatArray:
@@ -187,17 +191,10 @@ class LegacyWeka:
             found = weka_ibk.distributions(self, classifier, data)
             if found is not None:
                 return found
-        lookup = self._handles.publicLookup()
-        distribution = lookup.findVirtual(
+        distribution = self._handles.publicLookup().findVirtual(
             classifier.getClass(), "distributionForInstance",
             self._type.methodType(self._doubles, self._instance.class_)).bindTo(classifier)
-        flat = self._interface(
-            "java.util.function.Function",
-            self._handles.filterReturnValue(distribution, self._as_stream())
-            .asType(self._type.methodType(self._object, self._object)))
-        values = np.asarray(self._each_instance(data).flatMapToDouble(flat).toArray(),
-                            dtype=np.float64)
-        return values.reshape(n, classes)
+        return self._arrays_per_instance(data, distribution).reshape(n, classes)
 
     def classify(self, classifier: Any, data: Any, *, batched: bool = True) -> FloatArray:
         """``classifyInstance`` of every instance of ``data`` (Weka class indices; NaN for a
@@ -212,17 +209,11 @@ class LegacyWeka:
             found = weka_ibk.distributions(self, classifier, data)
             if found is not None:
                 return np.where(found.max(axis=1) > 0, found.argmax(axis=1), np.nan)
-        jpype = self.jpype
         classify = self._handles.publicLookup().findVirtual(
             classifier.getClass(), "classifyInstance",
-            self._type.methodType(jpype.JClass("java.lang.Double").TYPE,
+            self._type.methodType(self.jpype.JClass("java.lang.Double").TYPE,
                                   self._instance.class_)).bindTo(classifier)
-        to_double = self._interface(
-            "java.util.function.ToDoubleFunction",
-            classify.asType(self._type.methodType(jpype.JClass("java.lang.Double").TYPE,
-                                                  self._object)))
-        return np.asarray(self._each_instance(data).mapToDouble(to_double).toArray(),
-                          dtype=np.float64)
+        return self._per_instance(data, classify)
 
     def serialize(self, classifier: Any, header: Any) -> bytes:
         """Java serialization of the classifier and the (empty) training header."""
