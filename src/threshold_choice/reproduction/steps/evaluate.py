@@ -203,7 +203,6 @@ def _import_engine(estimator: str) -> None:
     """Import what the evaluation imports on first use (the library keeps these imports lazy
     for its command line): the process's set-up, 0.1-0.3 CPU-s, not the evaluation of the
     first model that happens to trigger it."""
-    import scipy.interpolate  # (the posterior mean of the moment tables)
     import scipy.optimize  # (PAV of the metrics' calibration terms)
 
     import threshold_choice.metrics  # noqa: F401
