@@ -1024,7 +1024,11 @@ def hidden_under(lines: Sequence[Any], height: float) -> dict[int, int]:
         x = np.asarray(line.get_xdata(), float)
         y = np.asarray(line.get_ydata(), float)
         keep = np.isfinite(x) & np.isfinite(y)
-        points.append((x[keep], y[keep], bool(np.all(keep))))
+        x = x[keep]
+        # a solid curve over its whole range, left to right, can hide another
+        hides = (bool(np.all(keep)) and line.get_linestyle() == "-"
+                 and bool(np.all(np.diff(x) >= 0)))
+        points.append((x, y[keep], hides))
     for i, (x, y, _) in enumerate(points):
         if x.size < 2:
             continue
@@ -1032,9 +1036,8 @@ def hidden_under(lines: Sequence[Any], height: float) -> dict[int, int]:
         xs = np.concatenate([x, (x[1:] + x[:-1]) / 2])
         ys = np.concatenate([y, (y[1:] + y[:-1]) / 2])
         for j in range(len(lines) - 1, i, -1):
-            by_x, by_y, whole = points[j]
-            if (whole and lines[j].get_linestyle() == "-"
-                    and np.all(np.diff(by_x) >= 0) and _along(xs, ys, by_x, by_y, tol)):
+            by_x, by_y, hides = points[j]
+            if hides and _along(xs, ys, by_x, by_y, tol):
                 found[i] = j
                 break
     return found

@@ -257,8 +257,7 @@ def _check_models(config: Mapping[str, Any], root: Path) -> None:
     from threshold_choice.models.registry import load_model_registry, registry_entries
 
     models = config["models"]
-    value = models["registry"]
-    for given in [value] if isinstance(value, str) else value:
+    for given in _registry_names(config):
         _check_registry_file("models.registry", given, root,
                              "list the registry files themselves, e.g. "
                              "[config/models_weka.yaml, config/models_added.yaml]")
@@ -416,8 +415,13 @@ def _check_published(config: Mapping[str, Any], root: Path) -> None:
 
 def registry_files(config: Mapping[str, Any], root: Path | str = ".") -> list[Path]:
     """The model registry files of ``models.registry`` (one path or a list), from ``root``."""
+    return [Path(root) / p for p in _registry_names(config)]
+
+
+def _registry_names(config: Mapping[str, Any]) -> list[str]:
+    """``models.registry`` as given: one path or a list of them."""
     value = config["models"]["registry"]
-    return [Path(root) / p for p in ([value] if isinstance(value, str) else value)]
+    return [value] if isinstance(value, str) else list(value)
 
 
 def table_methods(config: Mapping[str, Any]) -> tuple[str, ...]:
